@@ -1,0 +1,85 @@
+#include "app_common.h"
+
+#include <cstdio>
+
+#include "common/byte_size.h"
+#include "io/file_streams.h"
+#include "io/glob.h"
+
+namespace tfq::app {
+
+int ExitCodeFor(const Status& status) {
+  switch (status.code()) {
+    case StatusCode::kOk:
+    case StatusCode::kBrokenPipe: return kExitOk;
+    case StatusCode::kInvalidArgument: return kExitUsage;
+    case StatusCode::kCorruption:
+    case StatusCode::kInvalidData: return kExitBadData;
+    default: return kExitFailure;
+  }
+}
+
+int ReportError(const Status& status) {
+  if (!status.ok() && status.code() != StatusCode::kBrokenPipe) {
+    std::fprintf(stderr, "tfq: error: %s\n", status.message().c_str());
+  }
+  return ExitCodeFor(status);
+}
+
+void PrintWarning(std::string_view message) {
+  std::fprintf(stderr, "tfq: warning: %.*s\n", static_cast<int>(message.size()), message.data());
+}
+
+void AddRecordInputFlags(CLI::App* cmd, RecordInputFlags* flags) {
+  cmd->add_option("inputs", flags->inputs, "TFRecord files, shard globs (train-*-of-*) or - for stdin")
+      ->required();
+  cmd->add_option("-c,--compression", flags->compression,
+                  "auto|none|gzip|zlib; auto sniffs the first bytes")
+      ->capture_default_str();
+  cmd->add_flag("--skip-corrupt", flags->skip_corrupt,
+                "drop records whose data CRC fails (counted and reported) and read on");
+  cmd->add_flag("--resync", flags->resync,
+                "after a bad header, scan forward to the next verifying record (implies --skip-corrupt)");
+  cmd->add_option("--max-record-size", flags->max_record_size,
+                  "refuse records longer than this (a length is never trusted beyond it)")
+      ->capture_default_str();
+}
+
+Status ResolveRecordInputs(const RecordInputFlags& flags, std::vector<std::string>* paths,
+                           inspect::ScanOptions* options) {
+  Result<Compression> c = ParseCompression(flags.compression);
+  if (!c.ok()) return c.status();
+  options->compression = c.value();
+  Result<uint64_t> cap = ParseByteSize(flags.max_record_size);
+  if (!cap.ok()) return cap.status().WithPrefix("--max-record-size");
+  options->reader.max_record_bytes = cap.value();
+  options->reader.on_corruption = flags.resync          ? tfrecord::CorruptionPolicy::kResync
+                                  : flags.skip_corrupt ? tfrecord::CorruptionPolicy::kSkipDataCrc
+                                                       : tfrecord::CorruptionPolicy::kFail;
+  Result<std::vector<std::string>> expanded = ExpandInputPaths(flags.inputs);
+  if (!expanded.ok()) return expanded.status();
+  *paths = std::move(expanded).value();
+  return Status::OK();
+}
+
+StdoutBuffer::StdoutBuffer() {
+  Result<std::unique_ptr<OutputStream>> out = CreateOutputFile("-");
+  if (out.ok()) out_ = std::move(out).value();
+  buffer_.reserve(kChunk + (kChunk >> 2));
+}
+
+StdoutBuffer::~StdoutBuffer() = default;
+
+Status StdoutBuffer::Write() {
+  if (!out_) return Status::IoError("<stdout>: cannot be opened");
+  Status s = out_->Write(buffer_);
+  buffer_.clear();
+  return s;
+}
+
+Status StdoutBuffer::Finish() {
+  TFQ_RETURN_IF_ERROR(Write());
+  return out_->Close();
+}
+
+}  // namespace tfq::app

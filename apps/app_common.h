@@ -1,0 +1,66 @@
+// What every subcommand shares: exit codes, error reporting, record-reading flags, stdout.
+//
+// Exit codes (documented in README.md): 0 success, 1 any other failure (I/O, limits, bugs),
+// 2 usage error, 3 corrupt or invalid data. A closed stdout (`tfq ... | head`) ends quietly with 0.
+#ifndef TFQ_APPS_APP_COMMON_H_
+#define TFQ_APPS_APP_COMMON_H_
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "common/status.h"
+#include "inspect/scan.h"
+#include "io/output_stream.h"
+
+namespace tfq::app {
+
+constexpr int kExitOk = 0;
+constexpr int kExitFailure = 1;
+constexpr int kExitUsage = 2;
+constexpr int kExitBadData = 3;
+
+int ExitCodeFor(const Status& status);
+
+// Prints "tfq: error: <message>" (nothing for kBrokenPipe) and returns the exit code.
+int ReportError(const Status& status);
+void PrintWarning(std::string_view message);  // "tfq: warning: ..."
+
+// The flags every command that reads TFRecord files accepts.
+struct RecordInputFlags {
+  std::vector<std::string> inputs;  // paths, "-" and globs, before expansion
+  std::string compression = "auto";
+  bool skip_corrupt = false;
+  bool resync = false;
+  std::string max_record_size = "1GiB";
+};
+void AddRecordInputFlags(CLI::App* cmd, RecordInputFlags* flags);
+// Expands globs and turns the flags into scan options; errors are usage errors.
+Status ResolveRecordInputs(const RecordInputFlags& flags, std::vector<std::string>* paths,
+                           inspect::ScanOptions* options);
+
+// Buffered standard output for line-oriented results: append to buffer(), call MaybeFlush()
+// after each line and Finish() once at the end. A closed pipe is a kBrokenPipe Status.
+class StdoutBuffer {
+ public:
+  StdoutBuffer();
+  ~StdoutBuffer();
+  std::string& buffer() { return buffer_; }
+  // Hands the buffer to stdout once it holds more than a chunk.
+  Status MaybeFlush() { return buffer_.size() >= kChunk ? Write() : Status::OK(); }
+  // Writes what is left and closes stdout's stream (flushing it).
+  Status Finish();
+
+ private:
+  Status Write();
+  static constexpr size_t kChunk = 1 << 20;
+  std::unique_ptr<OutputStream> out_;
+  std::string buffer_;
+};
+
+}  // namespace tfq::app
+
+#endif  // TFQ_APPS_APP_COMMON_H_

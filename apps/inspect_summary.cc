@@ -1,0 +1,126 @@
+// `tfq inspect` without a mode (summary and schema) and `--stats`.
+#include <cstdio>
+#include <map>
+
+#include "common/byte_size.h"
+#include "example/example_view.h"
+#include "inspect.h"
+#include "inspect/feature_stats.h"
+#include "inspect/schema.h"
+
+namespace tfq::app {
+namespace {
+
+void PrintSchemaRow(const std::string& name, const inspect::FeatureSchema& s, const char* extra) {
+  const double avg = s.present_in ? static_cast<double>(s.total_values) / s.present_in : 0.0;
+  std::printf("  %-32s %-6s %10llu  %8llu %10.2f %8llu%s\n", name.c_str(), s.KindName().c_str(),
+              static_cast<unsigned long long>(s.present_in),
+              static_cast<unsigned long long>(s.min_count), avg,
+              static_cast<unsigned long long>(s.max_count), extra);
+}
+
+void PrintText(const std::vector<inspect::FileReport>& reports, const nlohmann::json& totals,
+               const inspect::SchemaBuilder& schema, bool sequence, uint64_t parsed) {
+  std::map<std::string, int> compressions;
+  for (const auto& r : reports) ++compressions[std::string(CompressionName(r.compression))];
+  std::string comp;
+  for (const auto& [name, n] : compressions) {
+    comp += (comp.empty() ? "" : ", ") + name + " (" + std::to_string(n) + ")";
+  }
+  const uint64_t records = totals["records"];
+  const uint64_t payload = totals["payload_bytes"];
+  std::printf("files         %zu\n", reports.size());
+  std::printf("records       %llu\n", static_cast<unsigned long long>(records));
+  std::printf("compression   %s\n", comp.c_str());
+  std::printf("file bytes    %s\n", FormatByteSize(totals["file_bytes"]).c_str());
+  std::printf("stream bytes  %s\n", FormatByteSize(totals["stream_bytes"]).c_str());
+  if (records) {
+    std::printf("record bytes  min %llu, avg %.1f, max %llu\n",
+                static_cast<unsigned long long>(totals["min_record_bytes"].get<uint64_t>()),
+                static_cast<double>(payload) / records,
+                static_cast<unsigned long long>(totals["max_record_bytes"].get<uint64_t>()));
+  }
+  std::printf("message       %s (%llu of %llu records parsed)\n",
+              sequence ? "tf.train.SequenceExample" : "tf.train.Example",
+              static_cast<unsigned long long>(parsed), static_cast<unsigned long long>(records));
+  const char* header = "  %-32s %-6s %10s  %8s %10s %8s\n";
+  std::printf("\n%s\n", sequence ? "context features" : "features");
+  std::printf(header, "name", "kind", "present", "min", "avg", "max");
+  for (const auto& [name, s] : schema.features()) PrintSchemaRow(name, s, "");
+  if (sequence) {
+    std::printf("\nfeature lists (values per step; steps per record in brackets)\n");
+    std::printf(header, "name", "kind", "steps", "min", "avg", "max");
+    for (const auto& [name, s] : schema.feature_lists()) {
+      char steps[64];
+      std::snprintf(steps, sizeof steps, "  [%llu..%llu steps in %llu records]",
+                    static_cast<unsigned long long>(s.min_steps),
+                    static_cast<unsigned long long>(s.max_steps),
+                    static_cast<unsigned long long>(s.present_in));
+      PrintSchemaRow(name, s.steps, steps);
+    }
+  }
+}
+
+}  // namespace
+
+int RunInspectSummary(const InspectOptions& opts, const std::vector<std::string>& paths,
+                      const inspect::ScanOptions& scan) {
+  inspect::SchemaBuilder schema;
+  inspect::StatsOptions stats_options;
+  stats_options.top_k = opts.top_k;
+  inspect::StatsBuilder stats(stats_options);
+  ExampleView example;
+  SequenceExampleView sequence;
+  uint64_t parsed = 0;
+  auto add = [&](std::string_view record, const tfrecord::RecordReader&) -> Status {
+    if (opts.raw) return Status::OK();
+    if (opts.sequence) {
+      TFQ_RETURN_IF_ERROR(sequence.Parse(record));
+      opts.stats ? stats.AddSequenceExample(sequence) : schema.AddSequenceExample(sequence);
+    } else {
+      TFQ_RETURN_IF_ERROR(example.Parse(record));
+      opts.stats ? stats.AddExample(example) : schema.AddExample(example);
+    }
+    ++parsed;
+    return Status::OK();
+  };
+  uint64_t problems_reported = 0;
+  auto problem = [&](const Status& s) {
+    // A file of non-Example payloads would print one line per record: show a few, then count.
+    if (++problems_reported <= 10) PrintWarning(s.message());
+  };
+  std::vector<inspect::FileReport> reports;
+  int exit_code = kExitOk;
+  for (const auto& path : paths) {
+    reports.push_back(inspect::ScanFile(path, scan, add, problem));
+    const auto& r = reports.back();
+    if (!r.clean()) exit_code = std::max(exit_code, r.status.ok() ? kExitBadData : ExitCodeFor(r.status));
+  }
+  if (problems_reported > 10) {
+    PrintWarning(std::to_string(problems_reported) + " problems in all (first 10 shown)" +
+                 (parsed == 0 && !opts.raw ? "; if the payloads are not tf.train.Example, use --raw"
+                                           : ""));
+  }
+  const nlohmann::json totals = inspect::TotalsJson(reports);
+  if (opts.stats) {
+    nlohmann::json out = stats.ToJson();
+    out["totals"] = totals;
+    std::printf("%s\n", out.dump(opts.json ? -1 : 2).c_str());
+    return exit_code;
+  }
+  if (opts.json) {
+    nlohmann::json out = totals;
+    nlohmann::json files = nlohmann::json::array();
+    for (const auto& r : reports) files.push_back(r.ToJson());
+    out["per_file"] = files;
+    out["message"] = opts.raw ? "raw" : opts.sequence ? "SequenceExample" : "Example";
+    out["parsed_records"] = parsed;
+    out["schema"] = schema.ToJson(opts.sequence);
+    std::printf("%s\n", out.dump().c_str());
+  } else {
+    PrintText(reports, totals, schema, opts.sequence, parsed);
+  }
+  return exit_code;
+}
+
+}  // namespace tfq::app

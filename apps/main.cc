@@ -1,0 +1,35 @@
+// tfq: a fast toolkit for TFRecord datasets. main() only dispatches to the subcommands in
+// apps/*.cc; all the work happens in the core library (src/).
+#include <cstdio>
+
+#include <CLI/CLI.hpp>
+
+#include "app_common.h"
+#include "commands.h"
+#include "io/cleanup.h"
+
+int main(int argc, char** argv) {
+  tfq::InstallInterruptCleanup();
+  CLI::App app{"tfq: convert, inspect, shard and shuffle TFRecord datasets without TensorFlow"};
+  app.set_version_flag("--version", std::string("tfq ") + TFQ_VERSION);
+  app.require_subcommand(1);
+  app.footer(
+      "Exit codes: 0 success, 1 failure (I/O, limits), 2 usage error, 3 corrupt or invalid data.\n"
+      "Run 'tfq COMMAND --help' for a command's options.");
+  int exit_code = tfq::app::kExitOk;
+  tfq::app::SetupConvertCommand(app, &exit_code);
+  tfq::app::SetupInspectCommand(app, &exit_code);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return tfq::app::kExitUsage;
+  }
+  return exit_code;
+}

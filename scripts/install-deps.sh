@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages tfq needs to build and test. Idempotent; run as root.
+# Build: compiler, CMake, CLI11, nlohmann/json, doctest, zlib, libjpeg-turbo (TurboJPEG), libpng, OpenMP.
+# Tests: protobuf-compiler + python3-protobuf for the reference oracle in ../shared/oracle,
+#        python3-pil for the resize-quality comparison, clang for the fuzzers.
+set -euo pipefail
+packages=(build-essential cmake ninja-build pkg-config
+          libcli11-dev nlohmann-json3-dev doctest-dev zlib1g-dev libturbojpeg0-dev libjpeg62-turbo-dev
+          libpng-dev libomp-dev)
+if [[ "${1:-}" == "--test" ]]; then
+  packages+=(protobuf-compiler python3-protobuf python3-pil python3-numpy clang libclang-rt-14-dev)
+fi
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "install-deps: installing ${missing[*]}" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The whole test suite, from a fresh Debian 12 machine (run as root: it installs what it needs).
+#  1. Release build: unit tests (doctest), end-to-end tests (the tfq binary run as a shell script
+#     would) and conformance tests against ../shared (skipped, with a message, where it is absent).
+#  2. AddressSanitizer + UndefinedBehaviorSanitizer build: the unit and end-to-end tests again;
+#     any sanitizer report fails the run.
+# Environment: TFQ_SHARED_DIR overrides where ../shared is; JOBS the build parallelism.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install-deps.sh --test
+jobs=${JOBS:-$(nproc)}
+
+echo "== Release build and tests"
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build -j"$jobs"
+ctest --test-dir build --output-on-failure -j"$jobs"
+
+echo "== ASan + UBSan build and tests"
+cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DTFQ_SANITIZE=address,undefined >/dev/null
+cmake --build build-asan -j"$jobs"
+export ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:strict_string_checks=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+ctest --test-dir build-asan --output-on-failure -j"$jobs" -L "unit|e2e"

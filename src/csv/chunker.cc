@@ -1,0 +1,172 @@
+#include "csv/chunker.h"
+
+#include <bit>
+#include <cstring>
+#include <string>
+
+#include "csv/scan_inl.h"
+
+namespace tfq::csv {
+namespace {
+
+using internal::ByteClasses;
+using internal::kBlockBytes;
+
+constexpr size_t kNoTerminator = ~size_t{0};
+
+// Scan state carried from one 64-byte block to the next (each a 0/1 bit, or all-ones mask).
+struct ScanState {
+  uint64_t in_quote = 0;   // all ones while inside a quoted field
+  uint64_t prev_term = 1;  // the previous byte ended a record (the start of a chunk counts)
+  uint64_t prev_cr = 0;    // the previous byte was a CR (so an LF now completes a CRLF)
+};
+
+struct ScanTotals {
+  uint64_t lines = 0;    // physical line ends
+  uint64_t records = 0;  // record ends that close a non-blank line
+  size_t last_term = kNoTerminator;  // offset of the last terminator outside quotes
+};
+
+// Scans bytes [0, len) of p. A record ends at a CR or LF outside quotes whose previous byte is
+// not itself such a terminator: this skips blank lines and counts a CRLF once.
+//
+// This scan is the serial part of parallel parsing, so it is built twice, with and without the
+// POPCNT instruction (not in baseline x86-64; libgcc's fallback is a call per count), and the
+// loader picks one (GCC function multiversioning).
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("popcnt", "default")))
+#endif
+void ScanRecords(const char* p, size_t len, bool quoting, ScanState* st, ScanTotals* t) {
+  const uint64_t quote_enable = quoting ? ~uint64_t{0} : 0;
+  for (size_t i = 0; i < len; i += kBlockBytes) {
+    const size_t n = len - i < kBlockBytes ? len - i : kBlockBytes;
+    // The delimiter plays no part here; '\n' keeps the classifier from looking for another byte.
+    const ByteClasses m = internal::ClassifyTail(p + i, n, '\n', '"');
+    const uint64_t inside = internal::PrefixXor(m.quote & quote_enable) ^ st->in_quote;
+    const uint64_t term = (m.lf | m.cr) & ~inside;
+    t->lines += std::popcount(m.lf);
+    if (m.cr | st->prev_cr) {  // CRs are rare outside Windows files; a CRLF counts once
+      t->lines += std::popcount(m.cr) - std::popcount(m.lf & ((m.cr << 1) | st->prev_cr));
+    }
+    t->records += std::popcount(term & ~((term << 1) | st->prev_term));
+    if (term) t->last_term = i + 63 - std::countl_zero(term);
+    const unsigned top = static_cast<unsigned>(n - 1);
+    st->in_quote = internal::TopBitToMask(inside << (63 - top));
+    st->prev_term = (term >> top) & 1;
+    st->prev_cr = (m.cr >> top) & 1;
+  }
+}
+
+// Where the quote that is still open at the end of `bytes` opened, or kNoTerminator.
+size_t UnclosedQuote(std::string_view bytes) {
+  size_t open_at = kNoTerminator;
+  bool inside = false;
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    if (bytes[i] != '"') continue;
+    inside = !inside;
+    if (inside) open_at = i;
+  }
+  return inside ? open_at : kNoTerminator;
+}
+
+}  // namespace
+
+uint64_t CountLineEnds(std::string_view bytes) {
+  uint64_t lines = 0;
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    if (bytes[i] == '\n') {
+      ++lines;
+    } else if (bytes[i] == '\r' && (i + 1 == bytes.size() || bytes[i + 1] != '\n')) {
+      ++lines;
+    }
+  }
+  return lines;
+}
+
+Chunker::Chunker(InputStream* in, const ParseOptions& options, const ChunkerOptions& chunk_options)
+    : in_(in), delimiter_(options.delimiter), quoting_(options.quoting), options_(chunk_options) {
+  if (options_.target_bytes == 0) options_.target_bytes = 1;
+  if (options_.max_record_bytes < options_.target_bytes) {
+    options_.max_record_bytes = options_.target_bytes;
+  }
+}
+
+Status Chunker::RecordTooLong(std::string_view scanned) const {
+  std::string msg = std::string(in_->name()) + ": line " + std::to_string(next_line_);
+  const size_t open_at = quoting_ ? UnclosedQuote(scanned) : kNoTerminator;
+  if (open_at != kNoTerminator) {
+    const char before = open_at == 0 ? '\n' : scanned[open_at - 1];
+    const bool at_field_start = before == delimiter_ || before == '\n' || before == '\r';
+    msg += ": the quote at line " +
+           std::to_string(next_line_ + CountLineEnds(scanned.substr(0, open_at))) +
+           (at_field_start ? " is not closed" : " (inside an unquoted field) is not closed");
+    msg += " within " + std::to_string(options_.max_record_bytes) + " bytes";
+  } else {
+    msg += ": a record longer than " + std::to_string(options_.max_record_bytes) + " bytes";
+  }
+  return Status::ResourceExhausted(std::move(msg));
+}
+
+Status Chunker::Next(Chunk* chunk, bool* done) {
+  *done = false;
+  if (finished_) {
+    *done = true;
+    return Status::OK();
+  }
+  std::string_view view;
+  if (!started_) {
+    started_ = true;
+    TFQ_RETURN_IF_ERROR(in_->Peek(3, &view));
+    if (view.size() >= 3 && std::memcmp(view.data(), "\xEF\xBB\xBF", 3) == 0) in_->Consume(3);
+  }
+  size_t want = options_.target_bytes;
+  size_t cut = 0;
+  uint64_t lines = 0;
+  uint64_t records = 0;
+  for (;;) {
+    TFQ_RETURN_IF_ERROR(in_->Peek(want, &view));
+    if (view.empty()) {
+      finished_ = true;
+      *done = true;
+      return Status::OK();
+    }
+    if (view.size() < want) {  // the stream ends here: the rest is the last chunk
+      cut = view.size();
+      finished_ = true;
+      break;
+    }
+    // A CR in the last byte may be the first half of a CRLF: never cut right after it.
+    size_t scan_len = want;
+    if (view[scan_len - 1] == '\r') --scan_len;
+    ScanState st;
+    ScanTotals all;
+    ScanRecords(view.data(), scan_len, quoting_, &st, &all);
+    if (all.last_term != kNoTerminator) {
+      cut = all.last_term + 1;
+      // Counts up to the cut: the whole scan minus the tail after it. The tail starts outside
+      // quotes, right after a terminator.
+      ScanState tail_st;
+      tail_st.prev_cr = view[cut - 1] == '\r';
+      ScanTotals tail;
+      ScanRecords(view.data() + cut, scan_len - cut, quoting_, &tail_st, &tail);
+      lines = all.lines - tail.lines;
+      records = all.records - tail.records;
+      break;
+    }
+    if (want >= options_.max_record_bytes) return RecordTooLong(view.substr(0, want));
+    want = want > options_.max_record_bytes / 2 ? options_.max_record_bytes : want * 2;
+  }
+  chunk->bytes.assign(view.data(), cut);
+  chunk->source.assign(in_->name());
+  chunk->index = next_index_++;
+  chunk->first_line = next_line_;
+  chunk->first_record = next_record_;
+  chunk->first_byte = in_->position();
+  in_->Consume(cut);
+  bytes_chunked_ += cut;
+  next_line_ += lines;
+  next_record_ += records;
+  return Status::OK();
+}
+
+}  // namespace tfq::csv

@@ -1,0 +1,91 @@
+// Chunker: cuts a CSV byte stream into chunks of whole records, so that chunks can be parsed
+// independently (in parallel) and their rows reassembled in input order.
+//
+// A chunk ends right after a record terminator that lies outside quotes, never inside a quoted
+// field and never between the CR and LF of a CRLF; only the last chunk of a stream may end without
+// a terminator (or inside an unclosed quote, which the parser then reports). Where a quote opens
+// is decided by parity, as the parser does: the two agree on every valid input, and on input with
+// a stray quote the parser reports that quote before anything the cut could change.
+//
+// The chunker counts, serially and cheaply (bit masks, no per-byte branches), the physical lines
+// and the records before each chunk, so that every chunk knows the line and row numbers its errors
+// must name. Memory is constant: one chunk buffer of about `target_bytes` (more only for a single
+// record longer than that, up to `max_record_bytes`).
+//
+// Thread safety: none; one thread calls Next. Chunks it fills may be handed to other threads.
+#ifndef TFQ_CSV_CHUNKER_H_
+#define TFQ_CSV_CHUNKER_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "common/status.h"
+#include "csv/options.h"
+#include "io/input_stream.h"
+
+namespace tfq::csv {
+
+struct ChunkerOptions {
+  // Bytes read per chunk; the chunk ends at the last record end within them.
+  size_t target_bytes = size_t{1} << 20;
+  // A record (or an unclosed quote) longer than this is a kResourceExhausted error.
+  size_t max_record_bytes = size_t{64} << 20;
+};
+
+// Where a chunk sits in its stream: what the parser needs to name lines and rows in errors.
+struct ChunkPosition {
+  std::string_view source;    // stream name for messages (path or "<stdin>")
+  uint64_t first_line = 1;    // physical line (1-based) of the chunk's first byte
+  uint64_t first_record = 0;  // non-blank records before the chunk, the header included
+  uint64_t first_byte = 0;    // stream offset of the chunk's first byte (decompressed)
+};
+
+struct Chunk {
+  std::string bytes;  // whole records; reused between calls, so recycle Chunk objects
+  std::string source;
+  uint64_t index = 0;  // 0, 1, 2, ... in stream order
+  uint64_t first_line = 1;
+  uint64_t first_record = 0;
+  uint64_t first_byte = 0;
+
+  // Views `source`: valid while this Chunk is alive and unchanged.
+  ChunkPosition position() const { return {source, first_line, first_record, first_byte}; }
+};
+
+class Chunker {
+ public:
+  // `in` must outlive the chunker. A UTF-8 byte order mark at the start of the stream is skipped.
+  Chunker(InputStream* in, const ParseOptions& options, const ChunkerOptions& chunk_options = {});
+
+  // Fills *chunk with the next run of whole records and sets *done = false, or sets *done = true
+  // at the end of the stream (chunk untouched). Errors: the stream's own, or kResourceExhausted
+  // for a record longer than max_record_bytes (naming its line and, when a quote was left open,
+  // where it opened). An error concerns bytes after every chunk already returned.
+  Status Next(Chunk* chunk, bool* done);
+
+  // Bytes handed out in chunks so far (the BOM excluded).
+  uint64_t bytes_chunked() const { return bytes_chunked_; }
+
+ private:
+  Status RecordTooLong(std::string_view scanned) const;
+
+  InputStream* in_;
+  char delimiter_;
+  bool quoting_;
+  ChunkerOptions options_;
+  bool started_ = false;
+  bool finished_ = false;
+  uint64_t next_index_ = 0;
+  uint64_t next_line_ = 1;
+  uint64_t next_record_ = 0;
+  uint64_t bytes_chunked_ = 0;
+};
+
+// Counts physical line ends (LF, CRLF, lone CR; inside quotes too) in `bytes`: the line number of
+// the byte after `bytes` is first_line + CountLineEnds(bytes).
+uint64_t CountLineEnds(std::string_view bytes);
+
+}  // namespace tfq::csv
+
+#endif  // TFQ_CSV_CHUNKER_H_

@@ -1,0 +1,20 @@
+// Base64 (RFC 4648) for bytes in the JSON forms. Internal to src/example.
+#ifndef TFQ_EXAMPLE_BASE64_H_
+#define TFQ_EXAMPLE_BASE64_H_
+
+#include <string>
+#include <string_view>
+
+namespace tfq::internal {
+
+// Appends the standard-alphabet, padded encoding (what protobuf's JSON printers write).
+void AppendBase64(std::string_view bytes, std::string* out);
+
+// Appends the decoded bytes of `text` to *out. Accepts what protobuf's JSON parsers accept: the
+// standard or the URL-safe alphabet, with or without '=' padding. Returns false (and leaves
+// *out unspecified) on any other character or an impossible length.
+bool DecodeBase64(std::string_view text, std::string* out);
+
+}  // namespace tfq::internal
+
+#endif  // TFQ_EXAMPLE_BASE64_H_

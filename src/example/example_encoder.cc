@@ -1,0 +1,222 @@
+// Serialization of Example / SequenceExample exactly as protobuf's C++ serializer writes them:
+// fields in field-number order, int64/float lists packed, map entries always with both key and
+// value, empty lists and no-kind Features as empty messages (docs/example-format.md).
+//
+// Sizes are computed before writing (as protobuf does), so every byte is appended once.
+#include <string>
+
+#include "example/example.h"
+#include "example/wire_format.h"
+
+namespace tfq {
+namespace {
+
+using wire::AppendLengthDelimitedHead;
+using wire::AppendVarint;
+using wire::LengthDelimitedSize;
+using wire::VarintSize;
+
+size_t PackedInt64PayloadSize(const int64_t* values, size_t n) {
+  size_t size = 0;
+  for (size_t i = 0; i < n; ++i) size += VarintSize(static_cast<uint64_t>(values[i]));
+  return size;
+}
+
+// Size of a list message (what a Feature's oneof field holds). For int64 lists the caller
+// passes the packed payload size it already computed.
+size_t PackedListSize(size_t payload_size, size_t n) {
+  return n == 0 ? 0 : LengthDelimitedSize(payload_size);  // proto3 writes no empty packed field
+}
+
+void AppendPackedFloats(const float* values, size_t n, std::string* out) {
+  if (n == 0) return;
+  AppendLengthDelimitedHead(wire::kListValue, 4 * n, out);
+  out->append(reinterpret_cast<const char*>(values), 4 * n);  // little-endian host (wire_format.h)
+}
+
+void AppendPackedInt64s(const int64_t* values, size_t n, size_t payload_size, std::string* out) {
+  if (n == 0) return;
+  AppendLengthDelimitedHead(wire::kListValue, payload_size, out);
+  const size_t start = out->size();
+  out->resize(start + payload_size);
+  char* p = out->data() + start;
+  for (size_t i = 0; i < n; ++i) p = wire::EncodeVarint(static_cast<uint64_t>(values[i]), p);
+}
+
+template <typename Strings>
+size_t BytesListSize(const Strings& values) {
+  size_t size = 0;
+  for (const auto& v : values) size += LengthDelimitedSize(v.size());
+  return size;
+}
+
+template <typename Strings>
+void AppendBytesList(const Strings& values, std::string* out) {
+  for (const auto& v : values) {
+    AppendLengthDelimitedHead(wire::kListValue, v.size(), out);
+    out->append(v.data(), v.size());
+  }
+}
+
+uint32_t OneofField(FeatureKind kind) {
+  switch (kind) {
+    case FeatureKind::kBytes: return wire::kFeatureBytesList;
+    case FeatureKind::kFloat: return wire::kFeatureFloatList;
+    case FeatureKind::kInt64: return wire::kFeatureInt64List;
+    case FeatureKind::kNone: break;
+  }
+  return 0;
+}
+
+// Sizes of one Feature: its list message and the Feature message around it.
+struct FeatureSizes {
+  size_t list = 0;
+  size_t feature = 0;
+  size_t int64_payload = 0;
+};
+
+FeatureSizes SizeFeature(const Feature& f) {
+  FeatureSizes s;
+  switch (f.kind) {
+    case FeatureKind::kBytes: s.list = BytesListSize(f.bytes_list); break;
+    case FeatureKind::kFloat: s.list = PackedListSize(4 * f.float_list.size(), f.float_list.size()); break;
+    case FeatureKind::kInt64:
+      s.int64_payload = PackedInt64PayloadSize(f.int64_list.data(), f.int64_list.size());
+      s.list = PackedListSize(s.int64_payload, f.int64_list.size());
+      break;
+    case FeatureKind::kNone: return s;
+  }
+  s.feature = LengthDelimitedSize(s.list);
+  return s;
+}
+
+void WriteFeature(const Feature& f, const FeatureSizes& s, std::string* out) {
+  if (f.kind == FeatureKind::kNone) return;
+  AppendLengthDelimitedHead(OneofField(f.kind), s.list, out);
+  switch (f.kind) {
+    case FeatureKind::kBytes: AppendBytesList(f.bytes_list, out); break;
+    case FeatureKind::kFloat: AppendPackedFloats(f.float_list.data(), f.float_list.size(), out); break;
+    case FeatureKind::kInt64:
+      AppendPackedInt64s(f.int64_list.data(), f.int64_list.size(), s.int64_payload, out);
+      break;
+    case FeatureKind::kNone: break;
+  }
+}
+
+// A map entry: key = 1, value = 2, both always written (protobuf's MapEntry does).
+size_t EntrySize(size_t key_size, size_t value_size) {
+  return LengthDelimitedSize(key_size) + LengthDelimitedSize(value_size);
+}
+
+void AppendEntryHead(uint32_t map_field, std::string_view key, size_t value_size, std::string* out) {
+  AppendLengthDelimitedHead(map_field, EntrySize(key.size(), value_size), out);
+  AppendLengthDelimitedHead(wire::kMapKey, key.size(), out);
+  out->append(key);
+  AppendLengthDelimitedHead(wire::kMapValue, value_size, out);
+}
+
+size_t FeatureMapSize(const FeatureMap& map) {
+  size_t size = 0;
+  for (const auto& [key, feature] : map) {
+    size += LengthDelimitedSize(EntrySize(key.size(), SizeFeature(feature).feature));
+  }
+  return size;
+}
+
+void WriteFeatureMap(const FeatureMap& map, std::string* out) {
+  for (const auto& [key, feature] : map) {
+    const FeatureSizes s = SizeFeature(feature);
+    AppendEntryHead(wire::kFeaturesFeature, key, s.feature, out);
+    WriteFeature(feature, s, out);
+  }
+}
+
+size_t FeatureListSize(const std::vector<Feature>& steps) {
+  size_t size = 0;
+  for (const Feature& f : steps) size += LengthDelimitedSize(SizeFeature(f).feature);
+  return size;
+}
+
+}  // namespace
+
+void SerializeFeature(const Feature& feature, std::string* out) {
+  WriteFeature(feature, SizeFeature(feature), out);
+}
+
+void SerializeExample(const Example& example, std::string* out) {
+  if (!example.has_features) return;
+  AppendLengthDelimitedHead(wire::kExampleFeatures, FeatureMapSize(example.features), out);
+  WriteFeatureMap(example.features, out);
+}
+
+void SerializeSequenceExample(const SequenceExample& example, std::string* out) {
+  if (example.has_context) {
+    AppendLengthDelimitedHead(wire::kSequenceContext, FeatureMapSize(example.context), out);
+    WriteFeatureMap(example.context, out);
+  }
+  if (example.has_feature_lists) {
+    size_t lists_size = 0;
+    for (const auto& [key, steps] : example.feature_lists) {
+      lists_size += LengthDelimitedSize(EntrySize(key.size(), FeatureListSize(steps)));
+    }
+    AppendLengthDelimitedHead(wire::kSequenceFeatureLists, lists_size, out);
+    for (const auto& [key, steps] : example.feature_lists) {
+      AppendEntryHead(wire::kFeatureListsFeatureList, key, FeatureListSize(steps), out);
+      for (const Feature& f : steps) {
+        const FeatureSizes s = SizeFeature(f);
+        AppendLengthDelimitedHead(wire::kFeatureListFeature, s.feature, out);
+        WriteFeature(f, s, out);
+      }
+    }
+  }
+}
+
+// --- ExampleEncoder: one map entry per Add, straight into features_ -----------------------------
+
+void ExampleEncoder::Clear() { features_.clear(); }
+
+void ExampleEncoder::AddBytes(std::string_view key, const std::vector<std::string_view>& values) {
+  const size_t list = BytesListSize(values);
+  AppendEntryHead(wire::kFeaturesFeature, key, LengthDelimitedSize(list), &features_);
+  AppendLengthDelimitedHead(wire::kFeatureBytesList, list, &features_);
+  AppendBytesList(values, &features_);
+}
+
+void ExampleEncoder::AddBytes(std::string_view key, std::string_view value) {
+  const size_t list = LengthDelimitedSize(value.size());
+  AppendEntryHead(wire::kFeaturesFeature, key, LengthDelimitedSize(list), &features_);
+  AppendLengthDelimitedHead(wire::kFeatureBytesList, list, &features_);
+  AppendLengthDelimitedHead(wire::kListValue, value.size(), &features_);
+  features_.append(value);
+}
+
+void ExampleEncoder::AddFloats(std::string_view key, const float* values, size_t n) {
+  const size_t list = PackedListSize(4 * n, n);
+  AppendEntryHead(wire::kFeaturesFeature, key, LengthDelimitedSize(list), &features_);
+  AppendLengthDelimitedHead(wire::kFeatureFloatList, list, &features_);
+  AppendPackedFloats(values, n, &features_);
+}
+
+void ExampleEncoder::AddInt64s(std::string_view key, const int64_t* values, size_t n) {
+  const size_t payload = PackedInt64PayloadSize(values, n);
+  const size_t list = PackedListSize(payload, n);
+  AppendEntryHead(wire::kFeaturesFeature, key, LengthDelimitedSize(list), &features_);
+  AppendLengthDelimitedHead(wire::kFeatureInt64List, list, &features_);
+  AppendPackedInt64s(values, n, payload, &features_);
+}
+
+void ExampleEncoder::AddEmpty(std::string_view key, FeatureKind kind) {
+  if (kind == FeatureKind::kNone) {
+    AppendEntryHead(wire::kFeaturesFeature, key, 0, &features_);
+    return;
+  }
+  AppendEntryHead(wire::kFeaturesFeature, key, LengthDelimitedSize(0), &features_);
+  AppendLengthDelimitedHead(OneofField(kind), 0, &features_);
+}
+
+void ExampleEncoder::Finish(std::string* out) const {
+  AppendLengthDelimitedHead(wire::kExampleFeatures, features_.size(), out);
+  out->append(features_);
+}
+
+}  // namespace tfq

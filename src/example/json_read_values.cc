@@ -1,0 +1,154 @@
+// Scalar conversions shared by the two JSON readers (json_read_internal.h).
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <limits>
+
+#include "example/base64.h"
+#include "example/json_read_internal.h"
+#include "example/json_text.h"
+
+namespace tfq::internal {
+
+Status JsonError(const std::string& where, std::string_view what) {
+  return Status::InvalidData(where.empty() ? std::string(what) : where + ": " + std::string(what));
+}
+
+std::string_view JsonTypeName(const Json& value) {
+  switch (value.type()) {
+    case Json::value_t::null: return "null";
+    case Json::value_t::object: return "an object";
+    case Json::value_t::array: return "an array";
+    case Json::value_t::string: return "a string";
+    case Json::value_t::boolean: return value.get<bool>() ? "true" : "false";
+    case Json::value_t::number_integer:
+    case Json::value_t::number_unsigned: return "an integer";
+    case Json::value_t::number_float: return "a number";
+    case Json::value_t::binary: return "binary data";
+    case Json::value_t::discarded: break;
+  }
+  return "an invalid value";
+}
+
+std::string QuotedKey(std::string_view key) {
+  std::string out;
+  AppendJsonString(key, &out);
+  return out;
+}
+
+namespace {
+
+bool NonFiniteName(const std::string& s, float* out) {
+  if (s == "NaN") *out = std::numeric_limits<float>::quiet_NaN();
+  else if (s == "Infinity") *out = std::numeric_limits<float>::infinity();
+  else if (s == "-Infinity") *out = -std::numeric_limits<float>::infinity();
+  else return false;
+  return true;
+}
+
+// A decimal number in a string, as protobuf's JSON parser takes for float fields ("1.5",
+// "-2e3"); not "nan"/"inf" spellings, which from_chars would accept.
+enum class Decimal { kNotANumber, kOk, kOutOfRange };
+Decimal ParseDecimalFloat(const std::string& s, float* out) {
+  const char* p = s.data();
+  const char* end = p + s.size();
+  const char* digits = p + (p < end && *p == '-');
+  if (digits == end || !(std::isdigit(static_cast<unsigned char>(*digits)) || *digits == '.')) {
+    return Decimal::kNotANumber;
+  }
+  auto [ptr, ec] = std::from_chars(p, end, *out);  // one rounding, straight to float32
+  if (ptr != end) return Decimal::kNotANumber;
+  // from_chars reports underflow as out of range too; only overflow is an error.
+  if (ec == std::errc::result_out_of_range) {
+    double d = 0;
+    std::from_chars(p, end, d);
+    if (std::fabs(d) < 1) {
+      *out = static_cast<float>(d);
+      return Decimal::kOk;
+    }
+    return Decimal::kOutOfRange;
+  }
+  return ec == std::errc() ? Decimal::kOk : Decimal::kNotANumber;
+}
+
+}  // namespace
+
+Status JsonToFloat(const Json& value, bool allow_numeric_strings, const std::string& where, float* out) {
+  if (value.is_number_float()) {
+    const double d = value.get<double>();
+    *out = static_cast<float>(d);
+    if (std::isfinite(d) && !std::isfinite(*out)) {
+      return JsonError(where, value.dump() + " is out of float32 range");
+    }
+    return Status::OK();
+  }
+  if (value.is_number_unsigned()) {
+    *out = static_cast<float>(value.get<uint64_t>());
+    return Status::OK();
+  }
+  if (value.is_number_integer()) {
+    *out = static_cast<float>(value.get<int64_t>());
+    return Status::OK();
+  }
+  if (value.is_string()) {
+    const std::string& s = value.get_ref<const std::string&>();
+    if (NonFiniteName(s, out)) return Status::OK();
+    if (allow_numeric_strings) {
+      switch (ParseDecimalFloat(s, out)) {
+        case Decimal::kOk: return Status::OK();
+        case Decimal::kOutOfRange: return JsonError(where, QuotedKey(s) + " is out of float32 range");
+        case Decimal::kNotANumber: break;
+      }
+    }
+    return JsonError(where, "expected a float, got the string " + QuotedKey(s));
+  }
+  return JsonError(where, "expected a float, got " + std::string(JsonTypeName(value)));
+}
+
+Status JsonToInt64(const Json& value, bool allow_strings, const std::string& where, int64_t* out) {
+  if (value.is_number_unsigned()) {
+    const uint64_t u = value.get<uint64_t>();
+    if (u > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+      return JsonError(where, "integer " + std::to_string(u) + " is beyond int64");
+    }
+    *out = static_cast<int64_t>(u);
+    return Status::OK();
+  }
+  if (value.is_number_integer()) {
+    *out = value.get<int64_t>();
+    return Status::OK();
+  }
+  if (value.is_number_float() && allow_strings) {  // protobuf accepts 3.0 for an int64 field
+    const double d = value.get<double>();
+    if (d == std::trunc(d) && d >= -0x1p63 && d < 0x1p63) {
+      *out = static_cast<int64_t>(d);
+      return Status::OK();
+    }
+    return JsonError(where, "expected an int64, got " + value.dump());
+  }
+  if (value.is_string() && allow_strings) {
+    const std::string& s = value.get_ref<const std::string&>();
+    auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), *out);
+    if (ec == std::errc::result_out_of_range && ptr == s.data() + s.size()) {
+      return JsonError(where, "integer " + s + " is beyond int64");
+    }
+    if (ec != std::errc() || ptr != s.data() + s.size() || s.empty()) {
+      return JsonError(where, "expected an int64, got the string " + QuotedKey(s));
+    }
+    return Status::OK();
+  }
+  return JsonError(where, "expected an int64, got " + std::string(JsonTypeName(value)));
+}
+
+Status Base64ToBytes(const Json& value, const std::string& where, std::string* out) {
+  if (!value.is_string()) {
+    return JsonError(where, "expected a base64 string, got " + std::string(JsonTypeName(value)));
+  }
+  out->clear();
+  if (!DecodeBase64(value.get_ref<const std::string&>(), out)) {
+    return JsonError(where, "bad base64 " + QuotedKey(value.get_ref<const std::string&>()));
+  }
+  return Status::OK();
+}
+
+}  // namespace tfq::internal

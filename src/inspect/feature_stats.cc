@@ -1,0 +1,206 @@
+#include "inspect/feature_stats.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <vector>
+
+namespace tfq::inspect {
+namespace {
+
+int HistogramBucket(uint64_t count) {
+  if (count == 0) return 0;
+  return std::min<int>(1 + std::bit_width(count) - 1, 11);  // 1 -> 1, 2-3 -> 2, 4-7 -> 3, ...
+}
+
+std::string BucketLabel(int b) {
+  if (b == 0) return "0";
+  if (b == 1) return "1";
+  const uint64_t lo = uint64_t{1} << (b - 1);
+  if (b == 11) return ">=" + std::to_string(lo);
+  return std::to_string(lo) + "-" + std::to_string(2 * lo - 1);
+}
+
+template <typename Map>
+auto& Slot(Map& map, std::string_view key, const StatsOptions& options) {
+  auto it = map.find(key);
+  if (it == map.end()) it = map.emplace(std::string(key), FeatureStats(options)).first;
+  return it->second;
+}
+
+}  // namespace
+
+std::string_view ImageFormatOf(std::string_view b) {
+  auto starts = [&](std::string_view magic) { return b.substr(0, magic.size()) == magic; };
+  if (starts("\xFF\xD8\xFF")) return "jpeg";
+  if (starts("\x89PNG\r\n\x1A\n")) return "png";
+  if (starts("GIF87a") || starts("GIF89a")) return "gif";
+  if (starts("BM") && b.size() >= 14) return "bmp";
+  if (starts("RIFF") && b.size() >= 12 && b.substr(8, 4) == "WEBP") return "webp";
+  if (starts(std::string_view("II*\0", 4)) || starts(std::string_view("MM\0*", 4))) return "tiff";
+  return "";
+}
+
+bool IsValidUtf8(std::string_view s) {
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+  const auto* end = p + s.size();
+  while (p < end) {
+    unsigned c = *p;
+    if (c < 0x80) { ++p; continue; }
+    int n;
+    unsigned cp;
+    if ((c & 0xE0) == 0xC0) { n = 1; cp = c & 0x1F; }
+    else if ((c & 0xF0) == 0xE0) { n = 2; cp = c & 0x0F; }
+    else if ((c & 0xF8) == 0xF0) { n = 3; cp = c & 0x07; }
+    else return false;
+    if (end - p <= n) return false;
+    for (int i = 1; i <= n; ++i) {
+      if ((p[i] & 0xC0) != 0x80) return false;
+      cp = (cp << 6) | (p[i] & 0x3F);
+    }
+    static constexpr unsigned kMin[] = {0, 0x80, 0x800, 0x10000};
+    if (cp < kMin[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
+    p += n + 1;
+  }
+  return true;
+}
+
+void FeatureStats::AddNumber(double v) {
+  if (std::isnan(v)) { ++nans_; return; }
+  if (std::isinf(v)) { ++infinities_; return; }
+  if (v == 0) ++zeros_;
+  if (numbers_ == 0) min_ = max_ = v;
+  min_ = std::min(min_, v);
+  max_ = std::max(max_, v);
+  ++numbers_;
+  const double delta = v - mean_;
+  mean_ += delta / static_cast<double>(numbers_);
+  m2_ += delta * (v - mean_);
+}
+
+void FeatureStats::AddBytes(std::string_view v) {
+  const uint64_t len = v.size();
+  min_length_ = strings_ == 0 ? len : std::min(min_length_, len);
+  max_length_ = strings_ == 0 ? len : std::max(max_length_, len);
+  ++strings_;
+  string_bytes_ += len;
+  if (std::string_view format = ImageFormatOf(v); !format.empty()) {
+    ++image_formats_[std::string(format)];
+    return;  // image bytes are not useful as "top values"
+  }
+  if (!IsValidUtf8(v)) ++invalid_utf8_;
+  std::string key(v.substr(0, options_->max_tracked_bytes));
+  if (v.size() > options_->max_tracked_bytes) key += "...";
+  // Space-Saving: a new value takes over the smallest counter when the table is full, so the
+  // counts of frequent values are overestimates by at most the evicted count.
+  if (auto it = sketch_.find(key); it != sketch_.end()) {
+    ++it->second;
+  } else if (sketch_.size() < options_->sketch_counters) {
+    sketch_.emplace(std::move(key), 1);
+  } else {
+    auto smallest = std::min_element(sketch_.begin(), sketch_.end(),
+                                     [](const auto& a, const auto& b) { return a.second < b.second; });
+    const uint64_t count = smallest->second + 1;
+    sketch_.erase(smallest);
+    sketch_.emplace(std::move(key), count);
+    sketch_exact_ = false;
+  }
+}
+
+void FeatureStats::Add(const FeatureView& feature) {
+  size_t count = 0;
+  if (!feature.CountValues(&count).ok()) count = 0;
+  schema_.Add(feature.kind(), count);
+  ++values_histogram_[HistogramBucket(count)];
+  switch (feature.kind()) {
+    case FeatureKind::kInt64:
+      (void)feature.ForEachInt64([&](int64_t v) { AddNumber(static_cast<double>(v)); });
+      break;
+    case FeatureKind::kFloat:
+      (void)feature.ForEachFloat([&](float v) { AddNumber(v); });
+      break;
+    case FeatureKind::kBytes:
+      (void)feature.ForEachBytes([&](std::string_view v) { AddBytes(v); });
+      break;
+    case FeatureKind::kNone:
+      break;
+  }
+}
+
+nlohmann::json FeatureStats::ToJson(uint64_t records) const {
+  nlohmann::json j = schema_.ToJson();
+  j["missing"] = records >= schema_.present_in ? records - schema_.present_in : 0;
+  nlohmann::json hist = nlohmann::json::object();
+  for (int b = 0; b < kHistogramBuckets; ++b) {
+    if (values_histogram_[b]) hist[BucketLabel(b)] = values_histogram_[b];
+  }
+  j["values_per_record_histogram"] = hist;
+  if (numbers_ + nans_ + infinities_ > 0) {
+    const double variance = numbers_ > 1 ? m2_ / static_cast<double>(numbers_) : 0.0;
+    j["numeric"] = {{"count", numbers_ + nans_ + infinities_},
+                    {"min", numbers_ ? min_ : 0.0},
+                    {"max", numbers_ ? max_ : 0.0},
+                    {"mean", mean_},
+                    {"stddev", std::sqrt(variance)},
+                    {"zeros", zeros_},
+                    {"nan", nans_},
+                    {"infinite", infinities_}};
+  }
+  if (strings_ > 0) {
+    nlohmann::json bytes = {{"count", strings_},
+                            {"total_bytes", string_bytes_},
+                            {"min_length", min_length_},
+                            {"max_length", max_length_},
+                            {"mean_length", static_cast<double>(string_bytes_) / strings_},
+                            {"invalid_utf8", invalid_utf8_}};
+    if (!image_formats_.empty()) bytes["image_formats"] = image_formats_;
+    std::vector<std::pair<std::string, uint64_t>> top(sketch_.begin(), sketch_.end());
+    std::sort(top.begin(), top.end(), [](const auto& a, const auto& b) {
+      return a.second != b.second ? a.second > b.second : a.first < b.first;
+    });
+    if (top.size() > options_->top_k) top.resize(options_->top_k);
+    nlohmann::json top_json = nlohmann::json::array();
+    for (const auto& [value, count] : top) {
+      // Invalid UTF-8 cannot go into JSON text as is: replace it so the output stays valid.
+      top_json.push_back({{"value", IsValidUtf8(value) ? value : "<binary>"}, {"count", count}});
+    }
+    bytes["top_values"] = top_json;
+    bytes["top_values_exact"] = sketch_exact_;
+    j["bytes"] = bytes;
+  }
+  return j;
+}
+
+void StatsBuilder::AddFeatures(const FeaturesView& features) {
+  for (const auto& entry : features.entries()) Slot(features_, entry.key, options_).Add(entry.feature);
+}
+
+void StatsBuilder::AddExample(const ExampleView& example) {
+  ++records_;
+  AddFeatures(example.features());
+}
+
+void StatsBuilder::AddSequenceExample(const SequenceExampleView& example) {
+  ++records_;
+  sequence_ = true;
+  AddFeatures(example.context());
+  for (const auto& list : example.feature_lists()) {
+    FeatureStats& s = Slot(feature_list_steps_, list.key, options_);
+    for (const FeatureView& step : list.steps) s.Add(step);
+  }
+}
+
+nlohmann::json StatsBuilder::ToJson() const {
+  nlohmann::json features = nlohmann::json::object();
+  for (const auto& [name, s] : features_) features[name] = s.ToJson(records_);
+  nlohmann::json j = {{"records", records_}};
+  j[sequence_ ? "context" : "features"] = features;
+  if (sequence_) {
+    nlohmann::json lists = nlohmann::json::object();
+    for (const auto& [name, s] : feature_list_steps_) lists[name] = s.ToJson(0);
+    j["feature_lists"] = lists;
+  }
+  return j;
+}
+
+}  // namespace tfq::inspect

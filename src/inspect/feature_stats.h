@@ -1,0 +1,82 @@
+// Per-feature statistics for `tfq inspect --stats`, in the spirit of TensorFlow Data Validation:
+// presence and missing counts, a values-per-record histogram, numeric min/max/mean/stddev/zeros,
+// byte-string lengths, the most frequent strings, and which byte strings are images.
+//
+// Memory is bounded whatever the input size: the top-K strings are tracked with the Space-Saving
+// sketch over a fixed number of counters (exact while a feature has at most that many distinct
+// values; `top_values_exact` says which). Thread safety: none per object.
+#ifndef TFQ_INSPECT_FEATURE_STATS_H_
+#define TFQ_INSPECT_FEATURE_STATS_H_
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <unordered_map>
+
+#include <nlohmann/json.hpp>
+
+#include "example/example_view.h"
+#include "inspect/schema.h"
+
+namespace tfq::inspect {
+
+struct StatsOptions {
+  size_t top_k = 10;
+  size_t sketch_counters = 1000;   // distinct values tracked per bytes feature
+  size_t max_tracked_bytes = 256;  // longer strings are tracked by their first bytes + "..."
+};
+
+class FeatureStats {
+ public:
+  explicit FeatureStats(const StatsOptions& options) : options_(&options) {}
+  // Adds one record's occurrence of the feature; the view must come from a successful Parse.
+  void Add(const FeatureView& feature);
+  // `records` is the number of records seen in all, to report how many lacked the feature.
+  nlohmann::json ToJson(uint64_t records) const;
+
+ private:
+  static constexpr int kHistogramBuckets = 12;  // 0, 1, 2-3, 4-7, ..., >= 1024
+  void AddNumber(double v);
+  void AddBytes(std::string_view v);
+
+  const StatsOptions* options_;
+  FeatureSchema schema_;
+  std::array<uint64_t, kHistogramBuckets> values_histogram_{};
+  // Numeric values (int64 and float together; the kind says which).
+  uint64_t numbers_ = 0, zeros_ = 0, nans_ = 0, infinities_ = 0;
+  double min_ = 0, max_ = 0, mean_ = 0, m2_ = 0;  // Welford's running mean and variance
+  // Byte strings.
+  uint64_t strings_ = 0, string_bytes_ = 0, min_length_ = 0, max_length_ = 0, invalid_utf8_ = 0;
+  std::map<std::string, uint64_t> image_formats_;
+  std::unordered_map<std::string, uint64_t> sketch_;  // value -> count (Space-Saving)
+  bool sketch_exact_ = true;
+};
+
+// Statistics of every feature of a stream of records.
+class StatsBuilder {
+ public:
+  explicit StatsBuilder(StatsOptions options = {}) : options_(std::move(options)) {}
+  void AddExample(const ExampleView& example);
+  void AddSequenceExample(const SequenceExampleView& example);
+  // {"records": N, "features": {...}} (plus "feature_lists" with per-step stats for sequences).
+  nlohmann::json ToJson() const;
+
+ private:
+  void AddFeatures(const FeaturesView& features);
+  StatsOptions options_;
+  uint64_t records_ = 0;
+  bool sequence_ = false;
+  std::map<std::string, FeatureStats, std::less<>> features_;
+  std::map<std::string, FeatureStats, std::less<>> feature_list_steps_;
+};
+
+// "jpeg", "png", "gif", "bmp", "webp", "tiff" from magic bytes, or "" if none matches.
+std::string_view ImageFormatOf(std::string_view bytes);
+
+// True if `s` is valid UTF-8 (no overlongs, no surrogates).
+bool IsValidUtf8(std::string_view s);
+
+}  // namespace tfq::inspect
+
+#endif  // TFQ_INSPECT_FEATURE_STATS_H_

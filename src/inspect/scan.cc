@@ -1,0 +1,112 @@
+#include "inspect/scan.h"
+
+#include <algorithm>
+
+#include "tfrecord/open.h"
+
+namespace tfq::inspect {
+namespace {
+
+bool IsRecordLevelProblem(const Status& s) {
+  return s.code() == StatusCode::kCorruption || s.code() == StatusCode::kInvalidData;
+}
+
+// Record size extremes of an empty set are null, not 0.
+nlohmann::json SizeOrNull(uint64_t records, uint64_t size) {
+  return records ? nlohmann::json(size) : nlohmann::json(nullptr);
+}
+
+}  // namespace
+
+FileReport ScanFile(const std::string& path, const ScanOptions& options,
+                    const RecordCallback& on_record, const ProblemCallback& on_problem) {
+  FileReport report;
+  report.path = path;
+  Result<tfrecord::OpenedInput> opened =
+      tfrecord::OpenRecordInput(path, options.compression, options.max_decompressed_bytes);
+  if (!opened.ok()) {
+    report.status = opened.status();
+    return report;
+  }
+  report.compression = opened->compression;
+  tfrecord::RecordReader reader(std::move(opened->stream), options.reader);
+
+  std::string_view record;
+  for (;;) {
+    const bool got = options.headers_only ? reader.Skip() : reader.Read(&record);
+    if (!got) break;
+    const uint64_t size = options.headers_only
+                              ? reader.record_framed_size() - tfrecord::kFramingOverhead
+                              : record.size();
+    report.min_record_bytes = report.records == 0 ? size : std::min(report.min_record_bytes, size);
+    report.max_record_bytes = std::max(report.max_record_bytes, size);
+    ++report.records;
+    report.payload_bytes += size;
+    if (options.headers_only || !on_record) continue;
+    Status s = on_record(record, reader);
+    if (s.ok()) continue;
+    if (!IsRecordLevelProblem(s)) {
+      report.status = std::move(s);
+      break;
+    }
+    ++report.record_problems;
+    if (on_problem) {
+      on_problem(s.WithPrefix(path + ": record " + std::to_string(reader.record_index()) +
+                              " (byte " + std::to_string(reader.record_offset()) + ")"));
+    }
+  }
+  if (report.status.ok()) report.status = reader.status();
+  report.skipped = reader.skipped();
+  if (on_problem) {
+    for (const std::string& m : report.skipped.messages) on_problem(Status::Corruption(m));
+    if (!reader.status().ok()) on_problem(reader.status());
+  }
+  report.stream_bytes = reader.stream().position();
+  report.file_bytes = reader.stream().source_bytes_read();
+  return report;
+}
+
+nlohmann::json FileReport::ToJson() const {
+  nlohmann::json j = {{"path", path},
+                      {"compression", CompressionName(compression)},
+                      {"file_bytes", file_bytes},
+                      {"stream_bytes", stream_bytes},
+                      {"records", records},
+                      {"payload_bytes", payload_bytes},
+                      {"min_record_bytes", SizeOrNull(records, min_record_bytes)},
+                      {"max_record_bytes", SizeOrNull(records, max_record_bytes)},
+                      {"record_problems", record_problems},
+                      {"skipped_corrupt_records", skipped.corrupt_records},
+                      {"resyncs", skipped.resyncs},
+                      {"resync_bytes", skipped.resync_bytes}};
+  j["error"] = status.ok() ? nlohmann::json(nullptr) : nlohmann::json(status.message());
+  return j;
+}
+
+nlohmann::json TotalsJson(const std::vector<FileReport>& reports) {
+  uint64_t records = 0, file_bytes = 0, stream_bytes = 0, payload = 0, problems = 0, skipped = 0;
+  uint64_t min_rec = 0, max_rec = 0;
+  bool any = false;
+  int errors = 0;
+  for (const auto& r : reports) {
+    if (r.records > 0) {
+      min_rec = any ? std::min(min_rec, r.min_record_bytes) : r.min_record_bytes;
+      max_rec = std::max(max_rec, r.max_record_bytes);
+      any = true;
+    }
+    records += r.records;
+    file_bytes += r.file_bytes;
+    stream_bytes += r.stream_bytes;
+    payload += r.payload_bytes;
+    problems += r.record_problems;
+    skipped += r.skipped.corrupt_records;
+    errors += r.status.ok() ? 0 : 1;
+  }
+  return {{"files", reports.size()},        {"records", records},
+          {"file_bytes", file_bytes},       {"stream_bytes", stream_bytes},
+          {"payload_bytes", payload},       {"min_record_bytes", SizeOrNull(records, min_rec)},
+          {"max_record_bytes", SizeOrNull(records, max_rec)},    {"record_problems", problems},
+          {"skipped_corrupt_records", skipped}, {"files_with_errors", errors}};
+}
+
+}  // namespace tfq::inspect

@@ -1,0 +1,65 @@
+// Walking the records of TFRecord files: the loop every `tfq inspect` mode shares.
+//
+// ScanFile opens one file (compression chosen or sniffed), reads every record with the given
+// corruption policy, hands each payload to a callback, and returns a FileReport that accounts for
+// everything: records read, records dropped, problems met. Framing problems end the file (unless
+// the policy skips them); problems the callback reports for one record (a payload that does not
+// parse) are counted and the scan goes on, because the framing is still intact.
+#ifndef TFQ_INSPECT_SCAN_H_
+#define TFQ_INSPECT_SCAN_H_
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "common/status.h"
+#include "io/compression.h"
+#include "tfrecord/record_reader.h"
+
+namespace tfq::inspect {
+
+struct ScanOptions {
+  Compression compression = Compression::kAuto;
+  tfrecord::RecordReaderOptions reader;
+  uint64_t max_decompressed_bytes = 0;  // 0: no limit
+  bool headers_only = false;  // `--count`: step over payloads without reading them (no callback)
+};
+
+struct FileReport {
+  std::string path;
+  Compression compression = Compression::kNone;
+  uint64_t file_bytes = 0;     // bytes read from the file (compressed size)
+  uint64_t stream_bytes = 0;   // bytes of record framing (uncompressed size)
+  uint64_t records = 0;        // records handed to the callback (or counted)
+  uint64_t payload_bytes = 0;
+  uint64_t min_record_bytes = 0;
+  uint64_t max_record_bytes = 0;
+  uint64_t record_problems = 0;  // records the callback rejected (e.g. did not parse)
+  tfrecord::SkipReport skipped;  // records/bytes the reader dropped
+  Status status;                 // the error that ended the file early, or OK
+
+  // The file's problems in all: a framing error, dropped records and rejected records.
+  bool clean() const { return status.ok() && skipped.empty() && record_problems == 0; }
+  nlohmann::json ToJson() const;
+};
+
+// Called for each record. Returning a kCorruption/kInvalidData Status marks the record as a
+// problem (counted, passed to on_problem, scan continues); any other error stops the scan and
+// becomes FileReport::status (e.g. kBrokenPipe when stdout closed).
+using RecordCallback = std::function<Status(std::string_view record, const tfrecord::RecordReader&)>;
+// Called once per problem with a message naming file, record and offset.
+using ProblemCallback = std::function<void(const Status& problem)>;
+
+FileReport ScanFile(const std::string& path, const ScanOptions& options,
+                    const RecordCallback& on_record, const ProblemCallback& on_problem);
+
+// Sums of several files' reports: {"files": N, "records": ..., ...}.
+nlohmann::json TotalsJson(const std::vector<FileReport>& reports);
+
+}  // namespace tfq::inspect
+
+#endif  // TFQ_INSPECT_SCAN_H_

@@ -1,0 +1,121 @@
+#include "inspect/schema.h"
+
+#include <algorithm>
+
+namespace tfq::inspect {
+namespace {
+
+template <typename Map>
+auto& Slot(Map& map, std::string_view key) {
+  auto it = map.find(key);
+  if (it == map.end()) it = map.emplace(std::string(key), typename Map::mapped_type{}).first;
+  return it->second;
+}
+
+uint64_t CountOrZero(const FeatureView& feature) {
+  size_t n = 0;
+  // Views from a successful Parse are validated, so counting cannot fail here.
+  if (!feature.CountValues(&n).ok()) return 0;
+  return n;
+}
+
+constexpr FeatureKind kAllKinds[] = {FeatureKind::kBytes, FeatureKind::kFloat, FeatureKind::kInt64,
+                                     FeatureKind::kNone};
+
+}  // namespace
+
+void FeatureSchema::Add(FeatureKind kind, uint64_t count) {
+  kinds_seen |= static_cast<uint8_t>(1u << static_cast<unsigned>(kind));
+  min_count = present_in == 0 ? count : std::min(min_count, count);
+  max_count = present_in == 0 ? count : std::max(max_count, count);
+  ++present_in;
+  total_values += count;
+}
+
+void FeatureSchema::Merge(const FeatureSchema& other) {
+  if (other.present_in == 0) return;
+  min_count = present_in == 0 ? other.min_count : std::min(min_count, other.min_count);
+  max_count = present_in == 0 ? other.max_count : std::max(max_count, other.max_count);
+  kinds_seen |= other.kinds_seen;
+  present_in += other.present_in;
+  total_values += other.total_values;
+}
+
+std::string FeatureSchema::KindName() const {
+  std::string single;
+  int real_kinds = 0;
+  for (FeatureKind k : kAllKinds) {
+    if (k == FeatureKind::kNone || !(kinds_seen & (1u << static_cast<unsigned>(k)))) continue;
+    ++real_kinds;
+    single = FeatureKindName(k);
+  }
+  if (real_kinds == 0) return "none";
+  return real_kinds == 1 ? single : "mixed";
+}
+
+nlohmann::json FeatureSchema::ToJson() const {
+  nlohmann::json seen = nlohmann::json::array();
+  for (FeatureKind k : kAllKinds) {
+    if (kinds_seen & (1u << static_cast<unsigned>(k))) seen.push_back(FeatureKindName(k));
+  }
+  return {{"kind", KindName()},
+          {"kinds_seen", seen},
+          {"present_in", present_in},
+          {"min_count", min_count},
+          {"max_count", max_count},
+          {"avg_count", present_in ? static_cast<double>(total_values) / present_in : 0.0},
+          {"total_values", total_values}};
+}
+
+void FeatureListSchema::Merge(const FeatureListSchema& other) {
+  if (other.present_in == 0) return;
+  min_steps = present_in == 0 ? other.min_steps : std::min(min_steps, other.min_steps);
+  max_steps = present_in == 0 ? other.max_steps : std::max(max_steps, other.max_steps);
+  present_in += other.present_in;
+  steps.Merge(other.steps);
+}
+
+nlohmann::json FeatureListSchema::ToJson() const {
+  nlohmann::json j = steps.ToJson();
+  j["steps_total"] = steps.present_in;
+  j["present_in"] = present_in;
+  j["min_steps"] = min_steps;
+  j["max_steps"] = max_steps;
+  return j;
+}
+
+void SchemaBuilder::AddFeatures(const FeaturesView& features) {
+  for (const auto& entry : features.entries()) {
+    Slot(features_, entry.key).Add(entry.feature.kind(), CountOrZero(entry.feature));
+  }
+}
+
+void SchemaBuilder::AddExample(const ExampleView& example) { AddFeatures(example.features()); }
+
+void SchemaBuilder::AddSequenceExample(const SequenceExampleView& example) {
+  AddFeatures(example.context());
+  for (const auto& list : example.feature_lists()) {
+    FeatureListSchema& s = Slot(feature_lists_, list.key);
+    const uint64_t n = list.steps.size();
+    s.min_steps = s.present_in == 0 ? n : std::min(s.min_steps, n);
+    s.max_steps = s.present_in == 0 ? n : std::max(s.max_steps, n);
+    ++s.present_in;
+    for (const FeatureView& step : list.steps) s.steps.Add(step.kind(), CountOrZero(step));
+  }
+}
+
+void SchemaBuilder::Merge(const SchemaBuilder& other) {
+  for (const auto& [name, s] : other.features_) Slot(features_, name).Merge(s);
+  for (const auto& [name, s] : other.feature_lists_) Slot(feature_lists_, name).Merge(s);
+}
+
+nlohmann::json SchemaBuilder::ToJson(bool sequence) const {
+  nlohmann::json features = nlohmann::json::object();
+  for (const auto& [name, s] : features_) features[name] = s.ToJson();
+  if (!sequence) return {{"features", features}};
+  nlohmann::json lists = nlohmann::json::object();
+  for (const auto& [name, s] : feature_lists_) lists[name] = s.ToJson();
+  return {{"context", features}, {"feature_lists", lists}};
+}
+
+}  // namespace tfq::inspect

@@ -1,0 +1,73 @@
+#include "io/buffered_input_stream.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cstring>
+
+namespace tfq {
+
+Status BufferedInputStream::Peek(size_t min_bytes, std::string_view* available) {
+  Status s = Fill(min_bytes);
+  *available = std::string_view(buffer_.get() + begin_, buffered());
+  return s;
+}
+
+void BufferedInputStream::Consume(size_t n) {
+  assert(n <= buffered());
+  begin_ += n;
+  position_ += n;
+  if (begin_ == end_) begin_ = end_ = 0;  // free compaction
+}
+
+Status BufferedInputStream::Skip(uint64_t n, uint64_t* skipped) {
+  uint64_t done = 0;
+  Status s;
+  while (done < n) {
+    if (buffered() == 0) {
+      s = Fill(1);
+      if (!s.ok() || buffered() == 0) break;
+    }
+    size_t k = static_cast<size_t>(std::min<uint64_t>(buffered(), n - done));
+    Consume(k);
+    done += k;
+  }
+  *skipped = done;
+  return s;
+}
+
+Status BufferedInputStream::Fill(size_t min_bytes) {
+  // Bytes produced before an error are still handed out; the error comes when more are needed.
+  if (buffered() >= min_bytes) return Status::OK();
+  while (buffered() < min_bytes && !ended_ && error_.ok()) {
+    Reserve(min_bytes);
+    size_t produced = 0;
+    error_ = Refill(buffer_.get() + end_, capacity_ - end_, &produced);
+    if (!error_.ok()) break;
+    if (produced == 0) ended_ = true;
+    end_ += produced;
+  }
+  return error_;
+}
+
+void BufferedInputStream::Reserve(size_t min_total) {
+  size_t want = std::max(chunk_, min_total);
+  if (capacity_ < want) {
+    // Grow to exactly what is asked: a one-off 100 MB record must not cost 200 MB.
+    auto bigger = std::make_unique_for_overwrite<char[]>(want);
+    if (buffered() > 0) std::memcpy(bigger.get(), buffer_.get() + begin_, buffered());
+    end_ = buffered();
+    begin_ = 0;
+    buffer_ = std::move(bigger);
+    capacity_ = want;
+    return;
+  }
+  // Compact when the request does not fit after begin_, or when the free tail is so small that
+  // reads would shrink; the bytes moved are then few compared to the bytes read since.
+  if (begin_ > 0 && (capacity_ - begin_ < min_total || capacity_ - end_ < capacity_ / 4)) {
+    std::memmove(buffer_.get(), buffer_.get() + begin_, buffered());
+    end_ = buffered();
+    begin_ = 0;
+  }
+}
+
+}  // namespace tfq

@@ -1,0 +1,58 @@
+// Whole-stream compression of TFRecord files, as TensorFlow's TFRecordOptions writes it.
+//
+// TensorFlow compresses the entire record stream (not each record): "GZIP" is a gzip stream
+// (RFC 1952, possibly several members), "ZLIB" a zlib stream (RFC 1950). See docs/tfrecord-format.md.
+#ifndef TFQ_IO_COMPRESSION_H_
+#define TFQ_IO_COMPRESSION_H_
+
+#include <memory>
+#include <string_view>
+
+#include "common/status.h"
+#include "io/input_stream.h"
+#include "io/output_stream.h"
+
+namespace tfq {
+
+enum class Compression { kAuto, kNone, kGzip, kZlib };
+
+// "auto", "none", "gzip", "zlib" (case-insensitive; "" counts as none, as in TensorFlow).
+Result<Compression> ParseCompression(std::string_view name);
+std::string_view CompressionName(Compression c);  // "none", "gzip", "zlib", "auto"
+
+// What the first bytes of a stream look like: kGzip for the gzip magic 1f 8b, kZlib for a valid
+// zlib header (CMF/FLG check, deflate method), kNone otherwise. Callers that know a better test
+// for "uncompressed" (a TFRecord header whose length CRC verifies) apply it first.
+Compression SniffCompression(std::string_view first_bytes);
+
+// The compression a file name asks for when writing: ".gz"/".gzip" -> gzip, ".zz"/".zlib" -> zlib,
+// anything else -> none. Extensions match case-insensitively (".GZ" too).
+Compression CompressionFromExtension(std::string_view path);
+
+// Wraps `compressed` in a decompressing stream (`c` must be kGzip or kZlib). Multi-member gzip is
+// read whole. A stream that ends before its trailer (truncation) is a kCorruption error naming the
+// compressed byte offset, not a clean end. Decompressed output beyond `max_output_bytes` (0 = no
+// limit) is a kResourceExhausted error: the defence against decompression bombs.
+//
+// Details: an empty input is an empty stream (as TensorFlow reads it). Bad data is kCorruption
+// "PATH: corrupt gzip data at compressed byte N: <zlib's message>", N being how far inflate had
+// read when it noticed. Bytes after the end of a zlib stream, or after a gzip member that do not
+// start another member, are kCorruption too. name() is the source's name. kNone returns
+// `compressed` itself; kAuto is a caller bug, reported as kInternal by the first read.
+std::unique_ptr<InputStream> NewDecompressingStream(std::unique_ptr<InputStream> compressed,
+                                                    Compression c, uint64_t max_output_bytes = 0);
+
+// Wraps `sink` in a compressing stream (`c` must be kGzip or kZlib). Close() finishes the
+// compressed stream and then closes `sink`.
+//
+// Details: deflate with TensorFlow's ZlibCompressionOptions (window 15 bits, memLevel 9, default
+// strategy; gzip via windowBits 31, so the header has no name and mtime 0), so the bytes do not
+// depend on how the data was split into Writes. A `level` outside -1..9 is kInvalidArgument from
+// the first Write or Close. Destroying the stream without Close() abandons `sink` unclosed (a file
+// sink then deletes its temporary). kNone returns `sink` itself; kAuto is reported as kInternal.
+std::unique_ptr<OutputStream> NewCompressingStream(std::unique_ptr<OutputStream> sink,
+                                                   Compression c, int level = -1);
+
+}  // namespace tfq
+
+#endif  // TFQ_IO_COMPRESSION_H_

@@ -1,0 +1,163 @@
+// CreateOutputFile: regular files are written under a hidden temporary name and renamed into place
+// by Close(); standard output and special files (/dev/null, FIFOs) are written directly.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include "io/cleanup.h"
+#include "io/fd_writer.h"
+#include "io/file_streams.h"
+
+namespace tfq {
+namespace {
+
+constexpr size_t kWriteBuffer = size_t{1} << 20;
+
+// Writes straight to a descriptor: there is nothing to rename, and an unclosed stream simply
+// stops (its buffered bytes are dropped, as a stream that was abandoned must not look complete).
+class DirectOutputStream final : public OutputStream {
+ public:
+  DirectOutputStream(std::string name, int fd, bool owns_fd)
+      : name_(std::move(name)), fd_(fd), owns_fd_(owns_fd), writer_(fd, name_, kWriteBuffer) {}
+  ~DirectOutputStream() override {
+    if (owns_fd_ && !closed_) close(fd_);
+  }
+
+  Status Write(std::string_view data) override {
+    if (closed_) return Status::Internal(name_ + ": write after Close");
+    bytes_written_ += data.size();
+    return writer_.Write(data);
+  }
+  Status Close() override {
+    if (closed_) return Status::Internal(name_ + ": closed twice");
+    closed_ = true;
+    Status s = writer_.Flush();
+    if (owns_fd_ && close(fd_) != 0 && s.ok()) s = WriteError(name_, errno);
+    return s;
+  }
+  const std::string& name() const override { return name_; }
+  uint64_t bytes_written() const override { return bytes_written_; }
+
+ private:
+  const std::string name_;
+  const int fd_;
+  const bool owns_fd_;
+  FdWriter writer_;
+  uint64_t bytes_written_ = 0;
+  bool closed_ = false;
+};
+
+// Writes `temp_path`, renamed to `path` by Close(). While the temporary exists it is registered
+// with the interrupt cleanup, so Ctrl-C does not leave it behind either.
+class AtomicFileOutputStream final : public OutputStream {
+ public:
+  AtomicFileOutputStream(std::string path, std::string temp_path, int fd, int cleanup_slot)
+      : path_(std::move(path)),
+        temp_path_(std::move(temp_path)),
+        fd_(fd),
+        cleanup_slot_(cleanup_slot),
+        writer_(fd, path_, kWriteBuffer) {}
+  ~AtomicFileOutputStream() override {
+    if (!closed_) Abandon();
+  }
+
+  Status Write(std::string_view data) override {
+    if (closed_) return Status::Internal(path_ + ": write after Close");
+    bytes_written_ += data.size();
+    return writer_.Write(data);
+  }
+
+  Status Close() override {
+    if (closed_) return Status::Internal(path_ + ": closed twice");
+    Status s = writer_.Flush();
+    // close() is where NFS and some FUSE file systems report a failed write; and after close()
+    // the descriptor is gone even on EINTR, so it is not retried.
+    if (s.ok()) {
+      int rc = close(fd_);
+      fd_ = -1;
+      if (rc != 0) s = WriteError(path_, errno);
+    }
+    if (s.ok() && rename(temp_path_.c_str(), path_.c_str()) != 0) {
+      s = Status::IoError(path_ + ": cannot rename the finished temporary file " + temp_path_ +
+                          " into place: " + std::strerror(errno));
+    }
+    if (!s.ok()) {
+      Abandon();
+      return s;
+    }
+    closed_ = true;
+    UnregisterTemporaryPath(cleanup_slot_);  // after the rename, so no instant is unprotected
+    return s;
+  }
+
+  const std::string& name() const override { return path_; }
+  uint64_t bytes_written() const override { return bytes_written_; }
+
+ private:
+  void Abandon() {
+    closed_ = true;
+    if (fd_ >= 0) close(fd_);
+    fd_ = -1;
+    unlink(temp_path_.c_str());
+    UnregisterTemporaryPath(cleanup_slot_);
+  }
+
+  const std::string path_;
+  const std::string temp_path_;
+  int fd_;
+  const int cleanup_slot_;
+  FdWriter writer_;
+  uint64_t bytes_written_ = 0;
+  bool closed_ = false;
+};
+
+int OpenForWriting(const char* path, int extra_flags) {
+  for (;;) {
+    int fd = open(path, O_WRONLY | O_CLOEXEC | extra_flags, 0666);
+    if (fd >= 0 || errno != EINTR) return fd;
+  }
+}
+
+}  // namespace
+
+Result<std::unique_ptr<OutputStream>> CreateOutputFile(const std::string& path) {
+  if (path == "-") {
+    return std::unique_ptr<OutputStream>(
+        std::make_unique<DirectOutputStream>("<stdout>", STDOUT_FILENO, /*owns_fd=*/false));
+  }
+  if (path.empty()) return Status::InvalidArgument("the output path is empty");
+  struct stat st;
+  if (stat(path.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) return Status::InvalidArgument(path + ": is a directory");
+    if (!S_ISREG(st.st_mode)) {
+      // /dev/null, a FIFO, a process substitution: renaming a file over them would be wrong.
+      int fd = OpenForWriting(path.c_str(), 0);
+      if (fd < 0) return Status::FromErrno(path, errno);
+      return std::unique_ptr<OutputStream>(
+          std::make_unique<DirectOutputStream>(path, fd, /*owns_fd=*/true));
+    }
+  }
+  size_t slash = path.rfind('/');
+  size_t base_start = slash == std::string::npos ? 0 : slash + 1;
+  if (base_start == path.size()) return Status::InvalidArgument(path + ": is a directory");
+  std::string temp_path = path.substr(0, base_start) + ".tfq-partial." +
+                          path.substr(base_start) + "." + std::to_string(getpid());
+
+  // Registered before it exists: a signal between open() and registration would leak it.
+  int slot = RegisterTemporaryPath(temp_path);
+  int fd = OpenForWriting(temp_path.c_str(), O_CREAT | O_TRUNC);
+  if (fd < 0) {
+    int err = errno;
+    UnregisterTemporaryPath(slot);
+    return Status::FromErrno(path + ": cannot create", err);
+  }
+  return std::unique_ptr<OutputStream>(
+      std::make_unique<AtomicFileOutputStream>(path, std::move(temp_path), fd, slot));
+}
+
+}  // namespace tfq

@@ -1,0 +1,43 @@
+// Opening files, standard input and standard output as streams.
+#ifndef TFQ_IO_FILE_STREAMS_H_
+#define TFQ_IO_FILE_STREAMS_H_
+
+#include <memory>
+#include <string>
+
+#include "common/status.h"
+#include "io/input_stream.h"
+#include "io/output_stream.h"
+
+namespace tfq {
+
+// Opens `path` for reading; "-" is standard input. A regular file is memory-mapped (zero-copy
+// Peek, free Skip); pipes, terminals and other special files are read with large read() calls.
+// Errors name the path: "data/x.tfrecord: No such file or directory" (kNotFound), a directory is
+// kInvalidArgument ("data: is a directory"). A mapped file must not shrink while it is read (as
+// with any mmap reader, the process would get SIGBUS).
+Result<std::unique_ptr<InputStream>> OpenInputFile(const std::string& path);
+
+// An InputStream over bytes held in memory (tests, fuzzers, in-memory fakes of files).
+std::unique_ptr<InputStream> NewMemoryInputStream(std::string name, std::string bytes);
+
+// Creates `path` for writing through a hidden temporary beside it (".tfq-partial.<name>.<pid>"
+// in the same directory, so a glob such as "train-*" never matches it), buffered. Close()
+// renames the temporary to `path`; destroying the stream without Close() deletes it. The
+// temporary is registered with the interrupt cleanup (io/cleanup.h) while it exists.
+// "-" is standard output (written directly; a closed pipe is a kBrokenPipe error).
+//
+// Details: writes go through a 1 MiB buffer, so errors may surface only in a later Write or in
+// Close. An existing path that is not a regular file (/dev/null, a FIFO, a process substitution)
+// is written in place like standard output rather than replaced. A full disk is kIoError saying
+// "PATH: disk full (...)". A missing directory is kNotFound; "", a directory or a path ending in
+// "/" is kInvalidArgument. Close() does not fsync. Destroying an unclosed standard-output stream
+// drops what it still buffers. Write after Close, or a second Close, is kInternal.
+Result<std::unique_ptr<OutputStream>> CreateOutputFile(const std::string& path);
+
+// An OutputStream that appends to *out (tests). Close() does nothing else.
+std::unique_ptr<OutputStream> NewStringOutputStream(std::string name, std::string* out);
+
+}  // namespace tfq
+
+#endif  // TFQ_IO_FILE_STREAMS_H_

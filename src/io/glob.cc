@@ -1,0 +1,85 @@
+// ExpandInputPaths: shard globs expanded with glob(3), in byte order, without our temporaries.
+#include "io/glob.h"
+
+#include <glob.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <string_view>
+
+namespace tfq {
+namespace {
+
+constexpr std::string_view kPartialPrefix = ".tfq-partial.";
+
+// glob(3) reports directory errors through a plain function pointer; this is where the first one
+// is kept for the message (per thread, so concurrent expansions do not mix).
+thread_local std::string t_error_path;
+thread_local int t_error_errno = 0;
+
+int OnGlobError(const char* path, int errno_value) {
+  // A missing directory in the pattern just means nothing matches there.
+  if (errno_value == ENOENT || errno_value == ENOTDIR) return 0;
+  t_error_path = path;
+  t_error_errno = errno_value;
+  return 1;  // stop: silently skipping an unreadable directory could drop shards
+}
+
+bool IsPartialOutput(std::string_view path) {
+  size_t slash = path.rfind('/');
+  std::string_view base = slash == std::string_view::npos ? path : path.substr(slash + 1);
+  return base.substr(0, kPartialPrefix.size()) == kPartialPrefix;
+}
+
+bool HasGlobCharacters(const std::string& arg) {
+  return arg.find_first_of("*?[") != std::string::npos;
+}
+
+Status Expand(const std::string& pattern, std::vector<std::string>* out) {
+  glob_t g = {};
+  t_error_errno = 0;
+  int rc = glob(pattern.c_str(), GLOB_NOSORT, OnGlobError, &g);
+  std::vector<std::string> matches;
+  if (rc == 0) {
+    for (size_t i = 0; i < g.gl_pathc; ++i) {
+      if (!IsPartialOutput(g.gl_pathv[i])) matches.emplace_back(g.gl_pathv[i]);
+    }
+  }
+  globfree(&g);
+  if (rc == GLOB_ABORTED) {
+    return Status::IoError("cannot expand '" + pattern + "': " + t_error_path + ": " +
+                           std::strerror(t_error_errno));
+  }
+  if (rc == GLOB_NOSPACE) return Status::ResourceExhausted("out of memory expanding '" + pattern + "'");
+  if (matches.empty()) {
+    // A file whose name merely contains a glob character ("a[1].tfrecord") is taken literally.
+    struct stat st;
+    if (stat(pattern.c_str(), &st) == 0) {
+      out->push_back(pattern);
+      return Status::OK();
+    }
+    return Status::NotFound("no files match '" + pattern + "'");
+  }
+  // Byte order, not the locale's collation: the same shards come out in the same order anywhere.
+  std::sort(matches.begin(), matches.end());
+  out->insert(out->end(), matches.begin(), matches.end());
+  return Status::OK();
+}
+
+}  // namespace
+
+Result<std::vector<std::string>> ExpandInputPaths(const std::vector<std::string>& args) {
+  std::vector<std::string> paths;
+  for (const std::string& arg : args) {
+    if (HasGlobCharacters(arg)) {
+      TFQ_RETURN_IF_ERROR(Expand(arg, &paths));
+    } else {
+      paths.push_back(arg);
+    }
+  }
+  return paths;
+}
+
+}  // namespace tfq

@@ -1,0 +1,157 @@
+// The decompressing stream: zlib's inflate between a compressed InputStream and its reader.
+//
+// Compressed bytes are taken from the source with Peek/Consume, and only as many as inflate used
+// are consumed, so the source's position is always the exact compressed offset for messages.
+#include <zlib.h>
+
+#include <algorithm>
+#include <climits>
+#include <memory>
+#include <string>
+
+#include "io/buffered_input_stream.h"
+#include "io/compression.h"
+
+namespace tfq {
+namespace {
+
+constexpr size_t kOutputChunk = size_t{256} << 10;
+constexpr int kGzipWindowBits = 16 + MAX_WBITS;  // gzip wrapper, 32 KiB window
+constexpr int kZlibWindowBits = MAX_WBITS;
+
+class InflatingStream final : public BufferedInputStream {
+ public:
+  InflatingStream(std::unique_ptr<InputStream> source, Compression c, uint64_t max_output_bytes)
+      : BufferedInputStream(kOutputChunk),
+        source_(std::move(source)),
+        gzip_(c == Compression::kGzip),
+        format_(gzip_ ? "gzip" : "zlib"),
+        max_output_bytes_(max_output_bytes) {
+    if (c != Compression::kGzip && c != Compression::kZlib) {
+      init_error_ = Status::Internal(source_->name() + ": cannot decompress with compression '" +
+                                     std::string(CompressionName(c)) + "'");
+      return;
+    }
+    int rc = inflateInit2(&z_, gzip_ ? kGzipWindowBits : kZlibWindowBits);
+    if (rc != Z_OK) {
+      init_error_ = Status::ResourceExhausted(source_->name() + ": cannot start " + format_ +
+                                              " decompression (zlib error " + std::to_string(rc) + ")");
+      return;
+    }
+    z_initialized_ = true;
+  }
+  ~InflatingStream() override {
+    if (z_initialized_) inflateEnd(&z_);
+  }
+
+  const std::string& name() const override { return source_->name(); }
+  uint64_t source_bytes_read() const override { return source_->source_bytes_read(); }
+
+ private:
+  Status Refill(char* dst, size_t capacity, size_t* produced) override {
+    TFQ_RETURN_IF_ERROR(init_error_);
+    *produced = 0;
+    // Inflate may use input without producing output (headers, a block's code tables).
+    while (*produced == 0) {
+      std::string_view in;
+      TFQ_RETURN_IF_ERROR(source_->Peek(1, &in));
+      if (in.empty()) {
+        if (in_member_) return Truncated();
+        return Status::OK();  // clean end: after a complete stream, or no input at all
+      }
+      if (!in_member_ && stream_ended_) {
+        // More input after a complete stream: the next gzip member (as `cat a.gz b.gz` makes).
+        if (!gzip_) {
+          return Status::Corruption(name() + ": unexpected data after the end of the zlib stream" +
+                                    " at compressed byte " + std::to_string(CompressedOffset()));
+        }
+        inflateReset(&z_);
+      }
+      TFQ_RETURN_IF_ERROR(InflateOnce(in, dst, capacity, produced));
+    }
+    return Status::OK();
+  }
+
+  Status InflateOnce(std::string_view in, char* dst, size_t capacity, size_t* produced) {
+    // Never produce more than one byte beyond the limit: a bomb is stopped before it is inflated.
+    if (max_output_bytes_ > 0) {
+      capacity = static_cast<size_t>(
+          std::min<uint64_t>(capacity, max_output_bytes_ - total_output_ + 1));
+    }
+    uInt in_size = static_cast<uInt>(std::min<size_t>(in.size(), UINT_MAX));
+    uInt out_size = static_cast<uInt>(std::min<size_t>(capacity, UINT_MAX));
+    z_.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
+    z_.avail_in = in_size;
+    z_.next_out = reinterpret_cast<Bytef*>(dst);
+    z_.avail_out = out_size;
+    int rc = inflate(&z_, Z_NO_FLUSH);
+    size_t used = in_size - z_.avail_in;
+    size_t made = out_size - z_.avail_out;
+    source_->Consume(used);
+    *produced = made;
+    total_output_ += made;
+    if (used > 0) in_member_ = true;
+
+    if (max_output_bytes_ > 0 && total_output_ > max_output_bytes_) {
+      return Status::ResourceExhausted(name() + ": decompresses to more than the limit of " +
+                                       std::to_string(max_output_bytes_) +
+                                       " bytes (a decompression bomb?)");
+    }
+    switch (rc) {
+      case Z_OK:
+        return Status::OK();
+      case Z_STREAM_END:
+        in_member_ = false;
+        stream_ended_ = true;
+        return Status::OK();
+      case Z_BUF_ERROR:
+        // Both buffers were non-empty, so "no progress possible" cannot happen; if it does,
+        // stop rather than spin.
+        if (used > 0 || made > 0) return Status::OK();
+        return Status::Internal(name() + ": inflate made no progress at compressed byte " +
+                                std::to_string(CompressedOffset()));
+      case Z_NEED_DICT:
+        return Corrupt("the stream needs a preset dictionary");
+      case Z_DATA_ERROR:
+        return Corrupt(z_.msg != nullptr ? z_.msg : "invalid data");
+      case Z_MEM_ERROR:
+        return Status::ResourceExhausted(name() + ": out of memory while decompressing");
+      default:
+        return Status::Internal(name() + ": inflate failed with zlib error " + std::to_string(rc));
+    }
+  }
+
+  uint64_t CompressedOffset() const { return source_->position(); }
+
+  Status Truncated() const {
+    return Status::Corruption(name() + ": " + format_ + " stream truncated at compressed byte " +
+                              std::to_string(CompressedOffset()) + ": the file ends before the " +
+                              format_ + " trailer (cut short while copying or writing?)");
+  }
+
+  Status Corrupt(const std::string& what) const {
+    return Status::Corruption(name() + ": corrupt " + format_ + " data at compressed byte " +
+                              std::to_string(CompressedOffset()) + ": " + what);
+  }
+
+  const std::unique_ptr<InputStream> source_;
+  const bool gzip_;
+  const std::string format_;  // "gzip" or "zlib", for messages
+  const uint64_t max_output_bytes_;
+  z_stream z_ = {};
+  bool z_initialized_ = false;
+  Status init_error_;
+  bool in_member_ = false;     // input of the current stream/member consumed, its end not seen
+  bool stream_ended_ = false;  // at least one complete stream/member seen
+  uint64_t total_output_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<InputStream> NewDecompressingStream(std::unique_ptr<InputStream> compressed,
+                                                    Compression c, uint64_t max_output_bytes) {
+  if (c == Compression::kNone) return compressed;
+  return std::make_unique<InflatingStream>(std::move(compressed), c, max_output_bytes);
+}
+
+}  // namespace tfq

@@ -1,0 +1,40 @@
+// OutputStream: a sequential sink of bytes that is either completed or abandoned.
+//
+// A dataset that takes days to rebuild must never be left half-written under a name that looks
+// finished. So a file OutputStream writes to a hidden temporary name beside the target and only
+// Close() renames it into place; destroying a stream that was not closed removes the temporary.
+//
+// Thread safety: none; one thread uses a stream at a time.
+#ifndef TFQ_IO_OUTPUT_STREAM_H_
+#define TFQ_IO_OUTPUT_STREAM_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "common/status.h"
+
+namespace tfq {
+
+class OutputStream {
+ public:
+  virtual ~OutputStream() = default;
+
+  // Appends `data`. May buffer; errors (disk full, closed pipe) surface here or in Close().
+  virtual Status Write(std::string_view data) = 0;
+
+  // Flushes everything and completes the output (for a file: renames the temporary into place).
+  // Must be called exactly once for the output to count; after a failed Close the output is
+  // abandoned and no file exists under the final name.
+  virtual Status Close() = 0;
+
+  // The final name, for messages: the path or "<stdout>".
+  virtual const std::string& name() const = 0;
+
+  // Bytes accepted by Write so far (before any compression done by a wrapping stream).
+  virtual uint64_t bytes_written() const = 0;
+};
+
+}  // namespace tfq
+
+#endif  // TFQ_IO_OUTPUT_STREAM_H_

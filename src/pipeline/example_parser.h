@@ -1,0 +1,46 @@
+// ExampleParser: decodes serialized tf.train.Examples into the columns of a Batch, following
+// tf.io.parse_example's rules for FixedLenFeature and VarLenFeature:
+//   - a dense feature must hold exactly `length` values of its dtype; a missing key takes the
+//     default (an error without one); a present key with the wrong count, even zero, is an error;
+//   - a ragged feature takes whatever values are there; a missing key is an empty row;
+//   - a Feature with no list set (kind "none") counts as an empty list of any dtype;
+//   - a list of another dtype is an error; keys not asked for are never decoded.
+//
+// Errors are kCorruption for bytes that are not an Example and kInvalidData for well-formed
+// Examples that do not fit the specs ("feature 'label': 3 int64 values, expected 1"); the caller
+// adds the file and record.
+//
+// Thread safety: none per object; use one parser per thread (it reuses its decoding scratch).
+#ifndef TFQ_PIPELINE_EXAMPLE_PARSER_H_
+#define TFQ_PIPELINE_EXAMPLE_PARSER_H_
+
+#include <string_view>
+#include <vector>
+
+#include "common/status.h"
+#include "example/example_view.h"
+#include "pipeline/batch.h"
+#include "pipeline/options.h"
+
+namespace tfq::pipeline {
+
+class ExampleParser {
+ public:
+  // `specs` must outlive the parser; the batches it fills must come from ResetBatch(specs).
+  explicit ExampleParser(const std::vector<FeatureSpec>* specs) : specs_(specs) {}
+
+  // Appends the record's values to the columns of *batch (one row; the caller counts rows and
+  // keeps records/sources). On error the columns are left exactly as they were.
+  Status AppendRow(std::string_view record, Batch* batch);
+
+ private:
+  Status AppendFeature(const FeatureSpec& spec, const FeatureView* feature, Column* column);
+
+  const std::vector<FeatureSpec>* specs_;
+  ExampleView view_;
+  std::vector<internal::ColumnMark> marks_;
+};
+
+}  // namespace tfq::pipeline
+
+#endif  // TFQ_PIPELINE_EXAMPLE_PARSER_H_

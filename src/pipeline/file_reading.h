@@ -1,0 +1,59 @@
+// Internal to the interleave stage: one file being read, and the reading of a burst of records
+// from it on a reader thread.
+#ifndef TFQ_PIPELINE_FILE_READING_H_
+#define TFQ_PIPELINE_FILE_READING_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+#include "pipeline/options.h"
+#include "pipeline/record.h"
+#include "tfrecord/record_reader.h"
+
+namespace tfq::pipeline::internal {
+
+// One file of an epoch, from the moment it takes a slot of the interleave cycle until the
+// consumer has taken its last record (or the epoch is abandoned). Shared (shared_ptr) between the
+// cycle and the reader thread working on it, so either may drop it first.
+struct FileTask {
+  FileTask(uint32_t file_index, uint32_t epoch_index) : file(file_index), epoch(epoch_index) {}
+
+  const uint32_t file;   // index into the file list
+  const uint32_t epoch;
+
+  // Touched only by the reader thread that holds the task `active` (no lock needed).
+  std::unique_ptr<tfrecord::RecordReader> reader;
+  bool opened = false;
+
+  // Guarded by the Interleaver's mutex.
+  std::deque<Record> buffer;  // read ahead, not yet taken by the consumer
+  size_t buffered_bytes = 0;
+  bool active = false;    // a reader thread is reading it now
+  bool queued = false;    // waiting in the work queue
+  bool finished = false;  // no more records will be added
+  Status status;          // why reading ended, if not at a clean end (OnError::kStop only)
+};
+
+struct ReadContext {
+  const std::vector<std::string>* files = nullptr;
+  Compression compression = Compression::kAuto;
+  uint64_t max_record_bytes = 0;
+  OnError on_error = OnError::kStop;
+};
+
+// Reads records of `task` into *out (appending), opening its file first if needed, until
+// `max_records` records or at least `max_bytes` bytes were read. Returns true if the file may
+// have more; false when it has ended, with *end OK at a clean end or the error that ended it.
+// With OnError::kSkip an error ends the file with *end OK and is counted in *skips (and the
+// reader's dropped records are counted when the file ends). Releases the file when it ends.
+bool ReadBurst(const ReadContext& context, FileTask* task, size_t max_records, size_t max_bytes,
+               std::vector<Record>* out, Status* end, SkipStats* skips);
+
+}  // namespace tfq::pipeline::internal
+
+#endif  // TFQ_PIPELINE_FILE_READING_H_

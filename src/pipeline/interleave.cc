@@ -1,0 +1,284 @@
+#include "pipeline/interleave.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace tfq::pipeline {
+namespace {
+
+// A reader thread hands records over in bursts, taking the lock once per burst rather than once
+// per record, but small enough that the consumer sees the first records of a file early.
+constexpr size_t kBurstRecords = 32;
+constexpr size_t kBurstBytes = size_t{1} << 20;
+
+size_t ReaderThreadCount(const ReadOptions& options) {
+  if (options.reader_threads > 0) return options.reader_threads;
+  const size_t hardware = std::max<size_t>(1, std::thread::hardware_concurrency());
+  return std::min(options.cycle_length, hardware);
+}
+
+}  // namespace
+
+Interleaver::Interleaver(const std::vector<std::string>* files, const ReadOptions& options)
+    : files_(files), options_(options), slots_(options.cycle_length) {
+  context_.files = files_;
+  context_.compression = options_.compression;
+  context_.max_record_bytes = options_.max_record_bytes;
+  context_.on_error = options_.on_error;
+  const size_t n = ReaderThreadCount(options_);
+  threads_.reserve(n);
+  for (size_t i = 0; i < n; ++i) threads_.emplace_back([this] { ReaderLoop(); });
+}
+
+Interleaver::~Interleaver() { Shutdown(); }
+
+void Interleaver::Shutdown() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    CancelLocked();
+  }
+  std::lock_guard<std::mutex> join_lock(join_mu_);
+  for (std::thread& t : threads_) {
+    if (t.joinable()) t.join();
+  }
+}
+
+void Interleaver::CancelLocked() {
+  cancelled_ = true;
+  work_cv_.notify_all();
+  data_cv_.notify_all();
+}
+
+SkipStats Interleaver::skip_stats() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return skips_;
+}
+
+void Interleaver::StartEpoch(std::vector<uint32_t> order, uint32_t epoch) {
+  std::lock_guard<std::mutex> lock(mu_);
+  // Abandon what is left of the previous epoch: a reader thread still on one of its files sees
+  // it finished after its current burst and lets go of it.
+  for (Task& task : slots_) {
+    if (task) task->finished = true;
+    task.reset();
+  }
+  for (Task& task : work_) task->queued = false;
+  work_.clear();
+  ready_.clear();
+  order_ = std::move(order);
+  next_in_order_ = 0;
+  epoch_ = epoch;
+  cycle_index_ = 0;
+  block_index_ = 0;
+  // tf.data fills the slots lazily as the cycle first reaches them; filling them all now gives
+  // the same file-to-slot assignment and lets every file start reading at once.
+  for (Task& slot : slots_) slot = NextTask();
+}
+
+Interleaver::Task Interleaver::NextTask() {
+  if (next_in_order_ >= order_.size()) return nullptr;
+  auto task = std::make_shared<internal::FileTask>(order_[next_in_order_++], epoch_);
+  task->queued = true;
+  work_.push_back(task);
+  work_cv_.notify_one();
+  return task;
+}
+
+bool Interleaver::Full(const internal::FileTask& task) const {
+  return task.buffer.size() >= options_.file_buffer_records ||
+         task.buffered_bytes >= options_.file_buffer_bytes;
+}
+
+void Interleaver::MaybeQueue(const Task& task) {
+  if (task->active || task->queued || task->finished) return;
+  // Refill from half empty, so a reader thread gets a worthwhile burst rather than one record.
+  if (task->buffer.size() > options_.file_buffer_records / 2 ||
+      task->buffered_bytes > options_.file_buffer_bytes / 2) {
+    return;
+  }
+  task->queued = true;
+  work_.push_back(task);
+  work_cv_.notify_one();
+}
+
+void Interleaver::Deliver(internal::FileTask* task, std::vector<Record>* burst) {
+  for (Record& record : *burst) {
+    task->buffered_bytes += record.data.size();
+    task->buffer.push_back(std::move(record));
+  }
+  burst->clear();
+}
+
+void Interleaver::ReaderLoop() {
+  std::vector<Record> burst;
+  SkipStats skips;
+  std::unique_lock<std::mutex> lock(mu_);
+  while (true) {
+    work_cv_.wait(lock, [this] { return cancelled_ || !work_.empty(); });
+    if (cancelled_) return;
+    Task task = std::move(work_.front());
+    work_.pop_front();
+    task->queued = false;
+    if (task->finished || Full(*task)) continue;
+    task->active = true;
+    while (true) {
+      const size_t max_records =
+          std::min(kBurstRecords, options_.file_buffer_records - task->buffer.size());
+      const size_t max_bytes =
+          std::min(kBurstBytes, options_.file_buffer_bytes - task->buffered_bytes);
+      lock.unlock();
+      Status end;
+      const bool more =
+          internal::ReadBurst(context_, task.get(), max_records, max_bytes, &burst, &end, &skips);
+      lock.lock();
+      if (!skips.empty() || !skips.messages.empty()) {
+        skips_.Merge(skips);
+        skips = SkipStats();
+      }
+      if (task->finished) {  // abandoned by StartEpoch while we read
+        burst.clear();
+        break;
+      }
+      Deliver(task.get(), &burst);
+      if (!more) {
+        task->finished = true;
+        task->status = std::move(end);
+        // Out of order, the first error is everyone's error at once; in order it waits for
+        // its turn in the cycle (NextDeterministic).
+        if (!task->status.ok() && !options_.deterministic && error_.ok() && !cancelled_) {
+          error_ = task->status;
+          CancelLocked();
+        }
+      }
+      if (consumer_waiting_ && (!options_.deterministic || awaited_ == task.get())) {
+        data_cv_.notify_one();
+      }
+      if (cancelled_ || task->finished || Full(*task)) break;
+    }
+    task->active = false;
+    if (task->reader) {  // abandoned or cancelled with the file still open: close it unlocked
+      lock.unlock();
+      task->reader.reset();
+      lock.lock();
+    }
+  }
+}
+
+void Interleaver::AdvanceToNextSlot() {
+  block_index_ = 0;
+  cycle_index_ = (cycle_index_ + 1) % slots_.size();
+}
+
+void Interleaver::Take(internal::FileTask* task, size_t n, Record* out) {
+  for (size_t i = 0; i < n; ++i) {
+    Record& front = task->buffer.front();
+    task->buffered_bytes -= front.data.size();
+    if (i == 0) {
+      *out = std::move(front);
+    } else {
+      ready_.push_back(std::move(front));
+    }
+    task->buffer.pop_front();
+  }
+}
+
+Interleaver::Step Interleaver::NextDeterministic(Record* out) {
+  const size_t cycle = slots_.size();
+  while (true) {
+    // The slot whose turn it is: the current one, or the next occupied one (empty slots only
+    // remain once the file list is used up, and are skipped as in tf.data).
+    size_t i = 0;
+    while (i < cycle && !slots_[(cycle_index_ + i) % cycle]) ++i;
+    if (i == cycle) return Step::kEnd;
+    if (i > 0) {
+      cycle_index_ = (cycle_index_ + i) % cycle;
+      block_index_ = 0;
+    }
+    const Task& task = slots_[cycle_index_];
+    if (!task->buffer.empty()) {
+      const size_t n = std::min(options_.block_length - block_index_, task->buffer.size());
+      Take(task.get(), n, out);
+      MaybeQueue(task);
+      block_index_ += n;
+      if (block_index_ == options_.block_length) AdvanceToNextSlot();
+      return Step::kRecord;
+    }
+    if (!task->finished) {
+      awaited_ = task.get();
+      return Step::kWait;
+    }
+    if (!task->status.ok()) {
+      error_ = task->status;
+      CancelLocked();
+      return Step::kError;
+    }
+    // Exhausted: the next file takes the slot and the turn passes on.
+    slots_[cycle_index_] = NextTask();
+    AdvanceToNextSlot();
+  }
+}
+
+Interleaver::Step Interleaver::NextAnyReady(Record* out) {
+  const size_t cycle = slots_.size();
+  while (true) {
+    bool any_open = false;
+    bool refilled = false;
+    for (size_t i = 0; i < cycle && !refilled; ++i) {
+      const size_t index = (cycle_index_ + i) % cycle;
+      Task& task = slots_[index];
+      if (!task) continue;
+      any_open = true;
+      if (!task->buffer.empty()) {
+        Take(task.get(), std::min(options_.block_length, task->buffer.size()), out);
+        MaybeQueue(task);
+        cycle_index_ = (index + 1) % cycle;
+        return Step::kRecord;
+      }
+      if (task->finished) {
+        if (!task->status.ok()) {  // normally raised by its reader thread already
+          if (error_.ok()) error_ = task->status;
+          CancelLocked();
+          return Step::kError;
+        }
+        task = NextTask();
+        refilled = true;
+      }
+    }
+    if (refilled) continue;
+    if (!any_open) return Step::kEnd;
+    awaited_ = nullptr;
+    return Step::kWait;
+  }
+}
+
+bool Interleaver::Next(Record* out, Status* status) {
+  if (!ready_.empty()) {
+    *out = std::move(ready_.front());
+    ready_.pop_front();
+    return true;
+  }
+  std::unique_lock<std::mutex> lock(mu_);
+  while (true) {
+    if (!error_.ok()) {
+      *status = error_;
+      return false;
+    }
+    if (cancelled_) {
+      *status = Status::Cancelled("pipeline stopped");
+      return false;
+    }
+    const Step step = options_.deterministic ? NextDeterministic(out) : NextAnyReady(out);
+    if (step == Step::kRecord) return true;
+    if (step == Step::kEnd) {
+      *status = Status::OK();
+      return false;
+    }
+    if (step == Step::kWait) {
+      consumer_waiting_ = true;
+      data_cv_.wait(lock);
+      consumer_waiting_ = false;
+    }
+  }
+}
+
+}  // namespace tfq::pipeline

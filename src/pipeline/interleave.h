@@ -1,0 +1,118 @@
+// Interleaver: tf.data's parallel interleave over TFRecord files.
+//
+// `cycle_length` files are open at once, each in a slot of the cycle; the consumer takes
+// `block_length` consecutive records from a slot, then moves to the next slot. A fixed pool of
+// reader threads reads ahead into a bounded buffer per open file.
+//
+// Deterministic order is exactly tf.data's `interleave` (and `ParallelInterleave` with
+// deterministic=True): the first files fill slots 0..cycle_length-1 in list order; when the
+// consumer finds the file of the current slot exhausted, the next unopened file takes that slot
+// and the turn passes to the next slot (so the new file's first block comes one round later);
+// once the list is used up, empty slots are skipped. An empty file thus costs a turn and
+// produces nothing. The consumer waits for the slot whose turn it is, however far other files
+// have read ahead.
+//
+// Non-deterministic mode takes up to `block_length` records from the first slot, starting at the
+// current one, that has records ready: faster when files are uneven or slow, same multiset.
+//
+// Errors: an unreadable file or corrupt record ends that file; in deterministic mode the error
+// takes its place in the order (the consumer gets every record before it first), in
+// non-deterministic mode it is returned at once. Either way it then stops the reader threads.
+// With OnError::kSkip nothing stops: problems are counted (skip_stats()).
+//
+// Memory: at most cycle_length * file_buffer_records records are buffered (and per file at most
+// file_buffer_bytes plus one record), plus block_length records handed to the consumer's side.
+//
+// Thread safety: StartEpoch and Next are called from one consumer thread. Shutdown and
+// skip_stats may be called from any thread; Shutdown makes a blocked Next return kCancelled.
+#ifndef TFQ_PIPELINE_INTERLEAVE_H_
+#define TFQ_PIPELINE_INTERLEAVE_H_
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "common/status.h"
+#include "pipeline/file_reading.h"
+#include "pipeline/options.h"
+#include "pipeline/record.h"
+
+namespace tfq::pipeline {
+
+class Interleaver {
+ public:
+  // `files` must outlive the Interleaver. Starts the reader threads, which wait for an epoch.
+  Interleaver(const std::vector<std::string>* files, const ReadOptions& options);
+  ~Interleaver();  // Shutdown()
+  Interleaver(const Interleaver&) = delete;
+  Interleaver& operator=(const Interleaver&) = delete;
+
+  // Begins reading the files `order` (indices into files) as epoch `epoch`, abandoning whatever
+  // is left of the previous epoch.
+  void StartEpoch(std::vector<uint32_t> order, uint32_t epoch);
+
+  // Moves the next record of the epoch into *out and returns true; or returns false with *status
+  // OK at the end of the epoch, the error that stopped reading, or kCancelled after Shutdown.
+  // After an error every call returns it again.
+  bool Next(Record* out, Status* status);
+
+  // Stops and joins the reader threads (promptly: each finishes at most one burst of reading).
+  // Idempotent; safe from any thread, also while another thread is blocked in Next.
+  void Shutdown();
+
+  SkipStats skip_stats() const;
+
+ private:
+  using Task = std::shared_ptr<internal::FileTask>;
+
+  void ReaderLoop();
+  // Appends a burst to the task's buffer; under mu_.
+  void Deliver(internal::FileTask* task, std::vector<Record>* burst);
+  bool Full(const internal::FileTask& task) const;
+  // Queues the task for reading if it is idle, unfinished and below its low-water mark.
+  void MaybeQueue(const Task& task);
+  // The next file of the epoch for a slot, or null when the list is used up.
+  Task NextTask();
+  void AdvanceToNextSlot();
+  // Moves up to `n` records of the task's buffer to ready_, the first into *out.
+  void Take(internal::FileTask* task, size_t n, Record* out);
+  // One step of the two merge orders; kWait means wait for a reader.
+  enum class Step { kRecord, kEnd, kError, kWait };
+  Step NextDeterministic(Record* out);
+  Step NextAnyReady(Record* out);
+  void CancelLocked();
+
+  const std::vector<std::string>* const files_;
+  const ReadOptions options_;
+  internal::ReadContext context_;
+
+  mutable std::mutex mu_;
+  std::condition_variable work_cv_;  // reader threads: work queued or cancelled
+  std::condition_variable data_cv_;  // consumer: records or an end in the awaited file
+  std::deque<Task> work_;
+  std::vector<Task> slots_;           // the cycle; null: no file (list used up)
+  std::vector<uint32_t> order_;
+  size_t next_in_order_ = 0;
+  size_t cycle_index_ = 0;
+  size_t block_index_ = 0;
+  uint32_t epoch_ = 0;
+  const internal::FileTask* awaited_ = nullptr;  // what the consumer waits for (deterministic)
+  bool consumer_waiting_ = false;
+  bool cancelled_ = false;
+  Status error_;                      // the error returned by Next, once one happened
+  SkipStats skips_;
+
+  std::deque<Record> ready_;  // consumer-side: records taken in one lock, handed out one by one
+
+  std::mutex join_mu_;  // serializes Shutdown
+  std::vector<std::thread> threads_;
+};
+
+}  // namespace tfq::pipeline
+
+#endif  // TFQ_PIPELINE_INTERLEAVE_H_

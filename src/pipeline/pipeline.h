@@ -1,0 +1,145 @@
+// Pipeline: a tf.data-like input pipeline over TFRecord files of tf.train.Examples, with the
+// reading, mixing, parsing and batching done on background threads (docs/pipeline.md).
+//
+//   PipelineOptions options;
+//   options.read.inputs = {"data/train-*.tfrecord"};
+//   options.read.cycle_length = 4;
+//   options.read.shuffle_buffer_size = 10000;
+//   options.read.epochs = 3;
+//   options.batch_size = 32;
+//   options.features = {FixedLenInt64("label", 1, {-1}), VarLenFloat("scores")};
+//   Result<std::unique_ptr<Pipeline>> pipeline = Pipeline::Open(options);
+//   if (!pipeline.ok()) return pipeline.status();
+//   Batch batch;
+//   while ((*pipeline)->Next(&batch)) Train(batch);
+//   if (!(*pipeline)->status().ok()) return (*pipeline)->status();
+//
+// Threads: the reader pool (interleave), one feeder thread (record shard, shuffle buffer, repeat,
+// cutting records into chunks of whole batches) and the parse pool; all are started by Open and
+// joined by Stop or the destructor. Every queue between them is bounded; no thread spins.
+//
+// Order: with read.deterministic (the default) the batches are the same for the same inputs,
+// options and seed, whatever the thread counts and timing. Otherwise the readers and the parse
+// pool hand on whatever is ready first: same multiset of records, any order.
+//
+// Errors: an error (unreadable file, corrupt record, an Example that does not fit the features)
+// ends the stream at its position; everything before it is delivered as at a normal end
+// (including a final short batch unless drop_remainder), then Next returns false and status()
+// names the file, record and byte offset. In deterministic mode the error reported is the one
+// with the lowest position, whatever thread met it first. With read.on_error = kSkip bad records
+// and files are dropped and counted instead (skip_stats()).
+//
+// Thread safety: Next and status are for one consumer thread. Stop, skip_stats, files and
+// max_buffered_records may be called from any thread; Stop makes a Next blocked on another
+// thread return false (status kCancelled). Destroying the pipeline while another thread is
+// inside Next is not allowed.
+#ifndef TFQ_PIPELINE_PIPELINE_H_
+#define TFQ_PIPELINE_PIPELINE_H_
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "common/status.h"
+#include "pipeline/batch.h"
+#include "pipeline/batcher.h"
+#include "pipeline/example_parser.h"
+#include "pipeline/options.h"
+#include "pipeline/record.h"
+#include "pipeline/record_stream.h"
+
+namespace tfq::pipeline {
+
+class Pipeline {
+ public:
+  // Validates the options, expands the inputs and starts every thread; reading begins at once.
+  static Result<std::unique_ptr<Pipeline>> Open(const PipelineOptions& options);
+  ~Pipeline();  // Stop()
+  Pipeline(const Pipeline&) = delete;
+  Pipeline& operator=(const Pipeline&) = delete;
+
+  // Replaces *batch with the next batch and returns true (*batch's memory may be reused for later
+  // batches); or returns false at the end, on error, or after Stop, and status() tells which.
+  bool Next(Batch* batch);
+  // OK after a normal end; the error; kCancelled after Stop. Meaningful once Next returned false.
+  const Status& status() const { return status_; }
+
+  // Stops every stage and joins every thread, promptly even when a reader is blocked on a full
+  // buffer or the consumer on an empty queue. Idempotent.
+  void Stop();
+
+  // What OnError::kSkip dropped so far (also while running).
+  SkipStats skip_stats() const;
+  // The input files after glob expansion and file sharding; RecordSource::file indexes this list.
+  const std::vector<std::string>& files() const { return stream_->files(); }
+  // The most records the pipeline holds at once (docs/pipeline.md, "Memory"), with the thread
+  // counts resolved. Multiply by the largest record size for a memory bound.
+  uint64_t max_buffered_records() const;
+
+ private:
+  struct RawChunk {
+    uint64_t seq = 0;
+    std::vector<Record> records;
+  };
+  struct ParsedChunk {
+    uint64_t seq = 0;
+    Batch batch;   // the rows parsed before the error, if any
+    Status status;
+  };
+  enum class Take { kChunk, kEnd, kStopped };
+  static constexpr uint64_t kNoFailure = ~uint64_t{0};
+
+  Pipeline(const PipelineOptions& options, std::unique_ptr<RecordStream> stream);
+  void FeedLoop();
+  bool Issue(RawChunk* chunk);
+  void ParseLoop();
+  void ParseChunk(ExampleParser* parser, RawChunk* raw, ParsedChunk* parsed, SkipStats* skips);
+  Take TakeChunk(ParsedChunk* chunk, Status* end_status);
+  void Finish(Status status);
+
+  const PipelineOptions options_;
+  std::unique_ptr<RecordStream> stream_;
+  const bool keep_records_;
+  const size_t chunk_records_;  // a multiple of batch_size
+  const size_t parse_threads_;
+  const size_t max_in_flight_;  // chunks issued and not yet taken by the consumer
+
+  mutable std::mutex mu_;
+  std::condition_variable parse_cv_;  // parse threads: a chunk to parse, or stopping
+  std::condition_variable feed_cv_;   // feeder: room for a chunk, a failure, or stopping
+  std::condition_variable out_cv_;    // consumer: a parsed chunk, the end, or stopping
+  std::deque<RawChunk> to_parse_;
+  std::map<uint64_t, ParsedChunk> parsed_;
+  std::vector<Batch> spare_;  // handed-back batch memory for the parse threads
+  uint64_t issued_ = 0;
+  uint64_t consumed_ = 0;
+  uint64_t failed_seq_ = kNoFailure;  // lowest chunk whose parsing failed
+  bool feed_done_ = false;
+  Status feed_status_;
+  bool stopping_ = false;
+  SkipStats parse_skips_;
+
+  // The consumer's side (Next's thread only).
+  internal::Batcher batcher_;
+  std::vector<Batch> consumer_spare_;
+  bool ending_ = false;
+  Status end_status_;
+  bool finished_ = false;
+  Status status_;
+  std::atomic<bool> stop_requested_{false};
+
+  std::mutex stop_mu_;  // serializes Stop
+  std::thread feeder_;
+  std::vector<std::thread> parsers_;
+};
+
+}  // namespace tfq::pipeline
+
+#endif  // TFQ_PIPELINE_PIPELINE_H_

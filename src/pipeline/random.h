@@ -1,0 +1,66 @@
+// The pipeline's seeded randomness: SplitMix64 and an unbiased bounded draw.
+//
+// std::mt19937_64 is portable but std::uniform_int_distribution and std::shuffle are not (each
+// standard library maps bits to ranges its own way), and the project promises the same order for
+// the same seed everywhere. So the whole mapping from seed to permutation is defined here.
+#ifndef TFQ_PIPELINE_RANDOM_H_
+#define TFQ_PIPELINE_RANDOM_H_
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace tfq::pipeline {
+
+class Rng {
+ public:
+  explicit Rng(uint64_t seed) : state_(seed) {}
+
+  // SplitMix64 (Steele, Lea, Flood 2014): a Weyl sequence through a 64-bit finaliser.
+  uint64_t Next() {
+    uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  }
+
+  // Uniform in [0, n) for n >= 1, without modulo bias: Lemire's multiply-shift, rejecting the
+  // few low products that would over-represent some results.
+  uint64_t Uniform(uint64_t n) {
+    unsigned __int128 product = static_cast<unsigned __int128>(Next()) * n;
+    uint64_t low = static_cast<uint64_t>(product);
+    if (low < n) {
+      const uint64_t threshold = (0 - n) % n;
+      while (low < threshold) {
+        product = static_cast<unsigned __int128>(Next()) * n;
+        low = static_cast<uint64_t>(product);
+      }
+    }
+    return static_cast<uint64_t>(product >> 64);
+  }
+
+ private:
+  uint64_t state_;
+};
+
+// Independent seeds for independent uses of one user seed (file order, shuffle buffer) and for
+// each epoch: hashing keeps nearby inputs (seed 1 epoch 2, seed 2 epoch 1) unrelated.
+inline uint64_t DeriveSeed(uint64_t seed, uint64_t stream, uint64_t epoch) {
+  Rng rng(seed ^ (stream * 0xd1b54a32d192ed03ULL));
+  rng.Next();
+  Rng mixed(rng.Next() ^ (epoch * 0x8cb92ba72f3d8dd7ULL));
+  return mixed.Next();
+}
+
+// Fisher-Yates: every permutation equally likely.
+template <typename T>
+void ShuffleVector(std::vector<T>* v, Rng* rng) {
+  for (size_t i = v->size(); i > 1; --i) {
+    const size_t j = static_cast<size_t>(rng->Uniform(i));
+    if (j != i - 1) std::swap((*v)[i - 1], (*v)[j]);
+  }
+}
+
+}  // namespace tfq::pipeline
+
+#endif  // TFQ_PIPELINE_RANDOM_H_

@@ -1,0 +1,51 @@
+// What flows between the pipeline's record stages: owned records with their provenance, and the
+// counts of what OnError::kSkip dropped.
+#ifndef TFQ_PIPELINE_RECORD_H_
+#define TFQ_PIPELINE_RECORD_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tfq::pipeline {
+
+// Where a record came from, for error messages and for callers that want to trace an element.
+struct RecordSource {
+  uint32_t file = 0;    // index into the pipeline's file list (files())
+  uint32_t epoch = 0;   // 0-based repetition
+  uint64_t index = 0;   // 0-based record index within the file
+  uint64_t offset = 0;  // byte offset of the record's header (in the uncompressed stream)
+};
+
+// A record that has left its reader: an owned copy, since a reader's view dies at its next Read.
+struct Record {
+  std::string data;
+  RecordSource source;
+};
+
+// "path: record 12 (byte 3456)": the place, as the TFRecord reader names it in its own errors.
+std::string DescribeSource(const std::vector<std::string>& files, const RecordSource& source);
+
+// What OnError::kSkip dropped, over all epochs so far.
+struct SkipStats {
+  static constexpr size_t kMaxMessages = 100;
+
+  uint64_t files_failed = 0;      // files that could not be opened, or stopped at an unrecoverable
+                                  // error (truncation, I/O, corrupt compression); the records read
+                                  // before it were kept
+  uint64_t corrupt_records = 0;   // records dropped for a data-CRC mismatch
+  uint64_t resyncs = 0;           // bad record headers passed by scanning for the next good one
+  uint64_t resync_bytes = 0;      // bytes passed over while scanning
+  uint64_t examples_failed = 0;   // records that did not parse into the requested features
+  std::vector<std::string> messages;  // the first kMaxMessages problems, each naming its place
+
+  bool empty() const {
+    return files_failed == 0 && corrupt_records == 0 && resyncs == 0 && examples_failed == 0;
+  }
+  void AddMessage(std::string message);
+  void Merge(const SkipStats& other);
+};
+
+}  // namespace tfq::pipeline
+
+#endif  // TFQ_PIPELINE_RECORD_H_

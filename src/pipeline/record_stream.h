@@ -1,0 +1,78 @@
+// RecordStream: the record stages of the pipeline, pulled by one consumer thread.
+//
+//   files (paths, globs) -> shard files -> shuffle files -> parallel interleave (reader threads)
+//     -> shard records -> shuffle buffer -> repeat
+//
+// Usage (also the core of Pipeline, which adds batching and parsing on threads of its own):
+//   auto stream = RecordStream::Open(options);            // Result<std::unique_ptr<...>>
+//   Record record;
+//   while ((*stream)->Next(&record)) Use(record.data);
+//   if (!(*stream)->status().ok()) Report((*stream)->status());
+//
+// Errors: the first error in stream order (unreadable file, corrupt record) ends the stream at its
+// position: every record before it is delivered first (with a shuffle buffer, the buffer drains),
+// then Next returns false with status() naming the file, record and byte offset. With
+// OnError::kSkip nothing ends the stream; skip_stats() counts what was dropped.
+//
+// Thread safety: Next and status are for one consumer thread. Shutdown, skip_stats and files
+// may be called from any thread; Shutdown makes a Next blocked on the readers return false with
+// kCancelled and joins the reader threads.
+#ifndef TFQ_PIPELINE_RECORD_STREAM_H_
+#define TFQ_PIPELINE_RECORD_STREAM_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+#include "pipeline/interleave.h"
+#include "pipeline/options.h"
+#include "pipeline/record.h"
+#include "pipeline/shuffle_buffer.h"
+
+namespace tfq::pipeline {
+
+class RecordStream {
+ public:
+  // Validates the options, expands the inputs and starts the reader threads. Fails with
+  // kInvalidArgument for bad options and with ExpandInputPaths' errors (a glob matching nothing).
+  static Result<std::unique_ptr<RecordStream>> Open(const ReadOptions& options);
+  ~RecordStream();  // Shutdown()
+
+  // Moves the next record into *out; false at the end of the last epoch or on error (status()).
+  bool Next(Record* out);
+  const Status& status() const { return status_; }
+
+  void Shutdown();
+  SkipStats skip_stats() const { return interleaver_->skip_stats(); }
+  // The input files after expansion and file sharding, in list order (RecordSource::file indexes
+  // this list). Immutable after Open.
+  const std::vector<std::string>& files() const { return files_; }
+
+ private:
+  RecordStream(const ReadOptions& options, std::vector<std::string> files);
+  void BeginEpoch();
+  bool NextInEpoch(Record* out);  // false at the end of the epoch (input_status_ says why)
+  bool PullInput(Record* out);    // interleave + record shard
+
+  const ReadOptions options_;
+  const std::vector<std::string> files_;
+  std::unique_ptr<Interleaver> interleaver_;
+  ShuffleBuffer<Record> shuffle_;
+  const bool shuffling_;
+
+  uint32_t epoch_ = 0;
+  bool in_epoch_ = false;
+  bool input_done_ = false;       // the epoch's input has ended (shuffle buffer may still hold some)
+  Status input_status_;           // why the input ended early
+  uint64_t input_index_ = 0;      // interleaved records this epoch, before record sharding
+  uint64_t epoch_records_ = 0;    // records delivered this epoch
+  Record replacement_;            // scratch for the shuffle buffer
+  bool done_ = false;
+  Status status_;
+};
+
+}  // namespace tfq::pipeline
+
+#endif  // TFQ_PIPELINE_RECORD_STREAM_H_

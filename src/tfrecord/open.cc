@@ -1,0 +1,47 @@
+#include "tfrecord/open.h"
+
+#include <cstdio>
+#include <utility>
+
+#include "io/file_streams.h"
+#include "tfrecord/format.h"
+
+namespace tfq::tfrecord {
+
+Result<OpenedInput> OpenRecordInput(const std::string& path, Compression compression,
+                                    uint64_t max_decompressed_bytes) {
+  Result<std::unique_ptr<InputStream>> raw = OpenInputFile(path);
+  if (!raw.ok()) return raw.status();
+  std::unique_ptr<InputStream> stream = std::move(raw).value();
+  if (compression == Compression::kAuto) {
+    std::string_view first;
+    TFQ_RETURN_IF_ERROR(stream->Peek(kHeaderSize, &first));
+    if (first.empty() || (first.size() >= kHeaderSize && HeaderCrcValid(first.data()))) {
+      compression = Compression::kNone;
+    } else {
+      compression = SniffCompression(first);
+    }
+  }
+  if (compression != Compression::kNone) {
+    stream = NewDecompressingStream(std::move(stream), compression, max_decompressed_bytes);
+  }
+  return OpenedInput{std::move(stream), compression};
+}
+
+Result<std::unique_ptr<OutputStream>> CreateRecordOutput(const std::string& path,
+                                                         Compression compression) {
+  if (compression == Compression::kAuto) compression = CompressionFromExtension(path);
+  Result<std::unique_ptr<OutputStream>> file = CreateOutputFile(path);
+  if (!file.ok() || compression == Compression::kNone) return file;
+  return NewCompressingStream(std::move(file).value(), compression);
+}
+
+std::string ShardName(const std::string& prefix, uint64_t index, uint64_t count,
+                      const std::string& suffix) {
+  char digits[64];
+  std::snprintf(digits, sizeof digits, "-%05llu-of-%05llu", static_cast<unsigned long long>(index),
+                static_cast<unsigned long long>(count));
+  return prefix + digits + suffix;
+}
+
+}  // namespace tfq::tfrecord

@@ -1,0 +1,37 @@
+// Opening TFRecord inputs and outputs by path, with compression chosen or sniffed.
+#ifndef TFQ_TFRECORD_OPEN_H_
+#define TFQ_TFRECORD_OPEN_H_
+
+#include <memory>
+#include <string>
+
+#include "common/status.h"
+#include "io/compression.h"
+#include "io/input_stream.h"
+#include "io/output_stream.h"
+
+namespace tfq::tfrecord {
+
+struct OpenedInput {
+  std::unique_ptr<InputStream> stream;  // decompressed record stream
+  Compression compression;              // what was used (never kAuto)
+};
+
+// Opens `path` ("-" = stdin) as a record stream. With kAuto the first bytes decide: a header whose
+// length CRC verifies (or an empty stream) means uncompressed, else the gzip/zlib magic; anything
+// else is read as uncompressed and the reader reports the corruption.
+// `max_decompressed_bytes` (0 = none) guards against decompression bombs.
+Result<OpenedInput> OpenRecordInput(const std::string& path, Compression compression,
+                                    uint64_t max_decompressed_bytes = 0);
+
+// Creates `path` ("-" = stdout) for records; kAuto picks from the extension.
+Result<std::unique_ptr<OutputStream>> CreateRecordOutput(const std::string& path,
+                                                         Compression compression);
+
+// "<prefix>-00003-of-00010<suffix>": the shard names of tensorflow/models and Apache Beam.
+std::string ShardName(const std::string& prefix, uint64_t index, uint64_t count,
+                      const std::string& suffix = "");
+
+}  // namespace tfq::tfrecord
+
+#endif  // TFQ_TFRECORD_OPEN_H_

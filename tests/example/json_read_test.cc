@@ -1,0 +1,177 @@
+// The JSON readers: form detection, what protobuf's JSON parser also accepts, and an error
+// message for each way an object can fail to be an Example.
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include <doctest/doctest.h>
+
+#include "example/json_forms.h"
+
+namespace tfq {
+namespace {
+
+Example ReadExample(const char* json) {
+  Example e;
+  Status s = ExampleFromJson(nlohmann::json::parse(json), &e);
+  REQUIRE_MESSAGE(s.ok(), s.message());
+  return e;
+}
+
+std::string ExampleError(const char* json) {
+  Example e;
+  Status s = ExampleFromJson(nlohmann::json::parse(json), &e);
+  REQUIRE_FALSE(s.ok());
+  CHECK(s.code() == StatusCode::kInvalidData);
+  return s.message();
+}
+
+std::string SequenceError(const char* json) {
+  SequenceExample e;
+  Status s = SequenceExampleFromJson(nlohmann::json::parse(json), &e);
+  REQUIRE_FALSE(s.ok());
+  CHECK(s.code() == StatusCode::kInvalidData);
+  return s.message();
+}
+
+TEST_CASE("the form is detected from the shape") {
+  Example proto = ReadExample(R"({"features":{"feature":{"a":{"int64List":{"value":["1"]}}}}})");
+  Example flat = ReadExample(R"({"a":[1]})");
+  CHECK(proto == flat);
+  CHECK(proto.features == FeatureMap{{"a", Feature::Int64s({1})}});
+  // A flat Example may have a feature named "features": its value is an array.
+  Example named = ReadExample(R"({"features":[1.5]})");
+  CHECK(named.features == FeatureMap{{"features", Feature::Floats({1.5f})}});
+  // {} is an Example without features; {"features":{}} has an empty map.
+  CHECK_FALSE(ReadExample("{}").has_features);
+  Example empty = ReadExample(R"({"features":{}})");
+  CHECK(empty.has_features);
+  CHECK(empty.features.empty());
+}
+
+TEST_CASE("proto-json accepts what protobuf's parser accepts") {
+  Example e = ReadExample(
+      R"({"features":{"feature":{)"
+      R"("i":{"int64_list":{"value":[1, "-2", 3.0, "9223372036854775807"]}},)"
+      R"("f":{"float_list":{"value":[1, "2.5", "NaN", "-Infinity", 1e-45, "1e-50"]}},)"
+      R"("b":{"bytes_list":{"value":["-_8=", "_w", "AA=="]}},)"
+      R"("n":{"int64List":null},)"
+      R"("e":{"floatList":{"value":null}}}}})");
+  REQUIRE(e.features.size() == 5);
+  CHECK(e.features[0] == std::pair<std::string, Feature>{"b", Feature::Bytes({"\xfb\xff", "\xff", std::string(1, '\0')})});
+  CHECK(e.features[1] == std::pair<std::string, Feature>{"e", Feature::Floats({})});
+  const Feature& f = e.features[2].second;
+  REQUIRE(f.float_list.size() == 6);
+  CHECK(f.float_list[0] == 1.0f);
+  CHECK(f.float_list[1] == 2.5f);
+  CHECK(std::isnan(f.float_list[2]));
+  CHECK(f.float_list[3] == -std::numeric_limits<float>::infinity());
+  CHECK(f.float_list[4] == 1e-45f);
+  CHECK(f.float_list[5] == 0.0f);  // underflow is not an error
+  CHECK(e.features[3].second.int64_list == std::vector<int64_t>{1, -2, 3, std::numeric_limits<int64_t>::max()});
+  CHECK(e.features[4].second.kind == FeatureKind::kNone);  // null is an unset oneof
+}
+
+TEST_CASE("SequenceExample in both forms") {
+  SequenceExample proto, flat;
+  REQUIRE(SequenceExampleFromJson(nlohmann::json::parse(
+      R"({"context":{"feature":{"n":{"int64List":{"value":["2"]}}}},)"
+      R"("featureLists":{"featureList":{"t":{"feature":[{"bytesList":{"value":["eA=="]}},{}]}}}})"), &proto).ok());
+  REQUIRE(SequenceExampleFromJson(nlohmann::json::parse(
+      R"({"context":{"n":[2]},"feature_lists":{"t":[["x"],[]]}})"), &flat).ok());
+  CHECK(proto.context == flat.context);
+  REQUIRE(proto.feature_lists.size() == 1);
+  CHECK(proto.feature_lists[0].second[0] == flat.feature_lists[0].second[0]);
+  CHECK(proto.feature_lists[0].second[1].kind == FeatureKind::kNone);
+  CHECK(flat.feature_lists[0].second[1] == Feature::Bytes({}));  // flat: [] is an empty bytes list
+  // Original field names work for proto-json too; absent members are absent.
+  SequenceExample lists;
+  REQUIRE(SequenceExampleFromJson(nlohmann::json::parse(R"({"feature_lists":{"feature_list":{"a":{}}}})"), &lists).ok());
+  CHECK_FALSE(lists.has_context);
+  CHECK(lists.has_feature_lists);
+  REQUIRE(lists.feature_lists.size() == 1);
+  CHECK(lists.feature_lists[0].second.empty());
+  // A flat feature list may be named like a proto member: its value is an array.
+  SequenceExample named;
+  REQUIRE(SequenceExampleFromJson(nlohmann::json::parse(R"({"feature_lists":{"feature_list":[[1]]}})"), &named).ok());
+  CHECK(named.feature_lists[0].first == "feature_list");
+}
+
+TEST_CASE("flat kinds are inferred from the values") {
+  Example e = ReadExample(
+      R"({"i":[1,-2],"f":[1.0,2],"nf":[1.5,"NaN","Infinity","-Infinity"],"s":["a",{"base64":"/w=="}],)"
+      R"("names":["NaN"],"empty":[],"big":[9223372036854775807,-9223372036854775808]})");
+  auto find = [&](const char* key) {
+    for (const auto& [k, f] : e.features) if (k == key) return f;
+    FAIL("no feature " << key);
+    return Feature();
+  };
+  CHECK(find("i") == Feature::Int64s({1, -2}));
+  CHECK(find("f") == Feature::Floats({1.0f, 2.0f}));
+  CHECK(find("nf").kind == FeatureKind::kFloat);
+  CHECK(find("s") == Feature::Bytes({"a", "\xff"}));
+  CHECK(find("names") == Feature::Bytes({"NaN"}));  // the string NaN: no number says "float"
+  CHECK(find("empty") == Feature::Bytes({}));
+  CHECK(find("big") == Feature::Int64s({std::numeric_limits<int64_t>::max(), std::numeric_limits<int64_t>::min()}));
+}
+
+TEST_CASE("flat errors say what does not fit, and where") {
+  CHECK(ExampleError(R"({"a":[1,"x"]})") == R"(["a"]: mixed kinds in one list (numbers and strings))");
+  CHECK(ExampleError(R"({"a":[1.5,{"base64":"AA=="}]})") == R"(["a"]: mixed kinds in one list (numbers and strings))");
+  CHECK(ExampleError(R"({"a":[[1]]})") == R"(["a"][0]: nested arrays are not allowed)");
+  CHECK(ExampleError(R"({"a":[{"x":1}]})") == R"(["a"][0]: nested objects are not allowed (except {"base64": "..."}))");
+  CHECK(ExampleError(R"({"a":{"b":[1]}})") == R"(["a"]: expected an array of values, got an object)");
+  CHECK(ExampleError(R"({"a":1})") == R"(["a"]: expected an array of values, got an integer)");
+  CHECK(ExampleError(R"({"a":[true]})") == R"(["a"][0]: expected a number or a string, got true)");
+  CHECK(ExampleError(R"({"a":[null]})") == R"(["a"][0]: expected a number or a string, got null)");
+  CHECK(ExampleError(R"({"a":[1,18446744073709551615]})") == R"(["a"][1]: integer 18446744073709551615 is beyond int64)");
+  CHECK(ExampleError(R"({"a":[1e39]})") == R"(["a"][0]: 1e+39 is out of float32 range)");
+  CHECK(ExampleError(R"({"a":[{"base64":"not base64!"}]})") == R"(["a"][0].base64: bad base64 "not base64!")");
+  CHECK(ExampleError(R"({"a":[{"base64":1}]})") == R"(["a"][0].base64: expected a base64 string, got an integer)");
+  CHECK(ExampleError("[1]") == "expected a JSON object, got an array");
+  CHECK(SequenceError(R"({"context":{"a":[1]},"feature_lists":{"t":[1]}})") ==
+        R"(feature_lists["t"][0]: expected an array of values, got an integer)");
+  CHECK(SequenceError(R"({"feature_lists":{"t":{}}})") == R"(feature_lists["t"]: expected an array of steps, got an object)");
+  CHECK(SequenceError(R"({"context":{"a":[1]},"extra":1})") ==
+        R"(unknown field "extra" (a SequenceExample has context and feature_lists))");
+}
+
+TEST_CASE("proto-json errors say what does not fit, and where") {
+  CHECK(ExampleError(R"({"features":{"feature":{"a":{"int64List":{"value":["x"]}}}}})") ==
+        R"(features.feature["a"].int64List.value[0]: expected an int64, got the string "x")");
+  CHECK(ExampleError(R"({"features":{"feature":{"a":{"int64List":{"value":["9223372036854775808"]}}}}})") ==
+        R"(features.feature["a"].int64List.value[0]: integer 9223372036854775808 is beyond int64)");
+  CHECK(ExampleError(R"({"features":{"feature":{"a":{"int64List":{"value":[1.5]}}}}})") ==
+        R"(features.feature["a"].int64List.value[0]: expected an int64, got 1.5)");
+  CHECK(ExampleError(R"({"features":{"feature":{"a":{"floatList":{"value":["nan"]}}}}})") ==
+        R"(features.feature["a"].floatList.value[0]: expected a float, got the string "nan")");
+  CHECK(ExampleError(R"({"features":{"feature":{"a":{"floatList":{"value":["1e39"]}}}}})") ==
+        R"(features.feature["a"].floatList.value[0]: "1e39" is out of float32 range)");
+  CHECK(ExampleError(R"({"features":{"feature":{"a":{"bytesList":{"value":["a"]}}}}})") ==
+        R"(features.feature["a"].bytesList.value[0]: bad base64 "a")");
+  CHECK(ExampleError(R"({"features":{"feature":{"a":{"bytesList":{},"int64List":{}}}}})") ==
+        R"(features.feature["a"]: more than one list kind (bytesList and int64List))");
+  CHECK(ExampleError(R"({"features":{"feature":{"a":{"int64List":{},"int64_list":{}}}}})") ==
+        R"(features.feature["a"]: both int64List and int64_list)");
+  CHECK(ExampleError(R"({"features":{"feature":{"a":{"stringList":{}}}}})") ==
+        R"(features.feature["a"]: unknown field "stringList")");
+  CHECK(ExampleError(R"({"features":{"feature":{"a":{"int64List":{"values":[]}}}}})") ==
+        R"(features.feature["a"].int64List: unknown field "values")");
+  CHECK(ExampleError(R"({"features":{"feature":{"a":{"int64List":{"value":1}}}}})") ==
+        R"(features.feature["a"].int64List.value: expected an array, got an integer)");
+  CHECK(ExampleError(R"({"features":{"feature":{"a":[1]}}})") ==
+        R"(features.feature["a"]: expected an object, got an array)");
+  CHECK(ExampleError(R"({"features":{"feature":[]}})") == R"(features.feature: expected an object, got an array)");
+  CHECK(ExampleError(R"({"features":{"features":{}}})") == R"(features: unknown field "features")");
+  CHECK(ExampleError(R"({"features":{},"x":[1]})") == R"(unknown field "x")");
+  CHECK(SequenceError(R"({"featureLists":{"featureList":{"t":{"feature":{}}}}})") ==
+        R"(featureLists.featureList["t"].feature: expected an array, got an object)");
+  CHECK(SequenceError(R"({"featureLists":{"featureList":{"t":{"feature":[{"x":1}]}}}})") ==
+        R"(featureLists.featureList["t"].feature[0]: unknown field "x")");
+  CHECK(SequenceError(R"({"featureLists":{},"feature_lists":{}})") == "both featureLists and feature_lists");
+}
+
+}  // namespace
+}  // namespace tfq

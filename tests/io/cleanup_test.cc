@@ -1,0 +1,161 @@
+// Interrupt cleanup: each test forks a child that is killed by a signal, so the test binary's own
+// signal handling is never touched.
+#include "io/cleanup.h"
+
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <functional>
+#include <set>
+#include <thread>
+#include <vector>
+
+#include "common/test_env.h"
+#include "io_test_util.h"
+#include "io/file_streams.h"
+
+namespace tfq {
+namespace {
+
+using testing::ScratchDir;
+using testing::WriteFileOrDie;
+
+bool Exists(const std::string& path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0;
+}
+
+// Runs `body` in a child process and returns its wait status. The child leaves with _exit, never
+// through the test framework.
+int RunInChild(const std::function<int()>& body) {
+  fflush(nullptr);
+  pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) _exit(body());
+  int status = 0;
+  REQUIRE(waitpid(pid, &status, 0) == pid);
+  return status;
+}
+
+TEST_CASE("an interrupt unlinks registered paths and the process dies of the signal") {
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+    CAPTURE(sig);
+    std::string dir = ScratchDir();
+    for (const char* name : {"a", "b", "kept"}) WriteFileOrDie(dir + "/" + name, "x");
+    int status = RunInChild([&] {
+      InstallInterruptCleanup();
+      RegisterTemporaryPath(dir + "/a");
+      int kept = RegisterTemporaryPath(dir + "/kept");
+      RegisterTemporaryPath(dir + "/b");
+      RegisterTemporaryPath(dir + "/never-existed");
+      UnregisterTemporaryPath(kept);
+      raise(sig);
+      return 0;  // survived: a failure
+    });
+    CHECK(WIFSIGNALED(status));
+    CHECK(WTERMSIG(status) == sig);
+    CHECK_FALSE(Exists(dir + "/a"));
+    CHECK_FALSE(Exists(dir + "/b"));
+    CHECK(Exists(dir + "/kept"));
+  }
+}
+
+TEST_CASE("an interrupted output leaves neither its temporary nor its final file") {
+  std::string dir = ScratchDir();
+  int status = RunInChild([&] {
+    InstallInterruptCleanup();
+    auto r = CreateOutputFile(dir + "/out.tfrecord");
+    if (!r.ok() || !r.value()->Write(std::string(3 << 20, 'x')).ok()) return 2;
+    if (std::filesystem::is_empty(dir)) return 3;  // the temporary must exist by now
+    raise(SIGINT);
+    return 0;
+  });
+  CHECK(WIFSIGNALED(status));
+  CHECK(std::filesystem::is_empty(dir));
+}
+
+TEST_CASE("a signal ignored at startup stays ignored") {
+  std::string dir = ScratchDir();
+  WriteFileOrDie(dir + "/a", "x");
+  int status = RunInChild([&] {
+    signal(SIGHUP, SIG_IGN);  // as nohup does
+    InstallInterruptCleanup();
+    RegisterTemporaryPath(dir + "/a");
+    raise(SIGHUP);
+    return InterruptRequested() ? 4 : 0;
+  });
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  CHECK(Exists(dir + "/a"));
+}
+
+TEST_CASE("SIGPIPE is ignored so that a closed pipe becomes an error") {
+  int status = RunInChild([] {
+    InstallInterruptCleanup();
+    int fds[2];
+    if (pipe(fds) != 0) return 2;
+    close(fds[0]);
+    ssize_t n = write(fds[1], "x", 1);
+    return n < 0 && errno == EPIPE ? 0 : 3;
+  });
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+}
+
+TEST_CASE("no interrupt has been requested in a normal run") { CHECK_FALSE(InterruptRequested()); }
+
+TEST_CASE("the registration table is fixed; a full table returns -1") {
+  std::vector<int> slots;
+  for (int i = 0; i < 10000; ++i) {
+    int slot = RegisterTemporaryPath("/nonexistent/" + std::to_string(i));
+    if (slot < 0) break;
+    slots.push_back(slot);
+  }
+  CHECK(slots.size() >= 100);
+  CHECK(slots.size() < 10000);
+  CHECK(RegisterTemporaryPath("/nonexistent/one-more") == -1);
+  for (int slot : slots) UnregisterTemporaryPath(slot);
+  int again = RegisterTemporaryPath("/nonexistent/again");
+  CHECK(again >= 0);
+  UnregisterTemporaryPath(again);
+  UnregisterTemporaryPath(-1);  // what a caller holding a failed registration passes
+}
+
+TEST_CASE("registration from many threads at once never hands out a slot twice") {
+  std::vector<std::vector<int>> held(8);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 8; ++t) {
+    threads.emplace_back([t, &held] {
+      for (int i = 0; i < 2000; ++i) {
+        int slot = RegisterTemporaryPath("/nonexistent/t" + std::to_string(t));
+        if (i % 2 == 0 && slot >= 0) {
+          UnregisterTemporaryPath(slot);
+        } else if (slot >= 0 && held[t].size() < 16) {
+          held[t].push_back(slot);
+        } else {
+          UnregisterTemporaryPath(slot);
+        }
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  std::set<int> distinct;
+  size_t total = 0;
+  for (const auto& slots : held) {
+    total += slots.size();
+    distinct.insert(slots.begin(), slots.end());
+  }
+  CHECK(distinct.size() == total);
+  CHECK(total == 8 * 16);
+  for (const auto& slots : held) {
+    for (int slot : slots) UnregisterTemporaryPath(slot);
+  }
+}
+
+}  // namespace
+}  // namespace tfq

@@ -1,0 +1,78 @@
+// Input path expansion: sorted glob matches, plain paths kept as given, our temporaries excluded.
+#include "io/glob.h"
+
+#include <doctest/doctest.h>
+
+#include "common/test_env.h"
+#include "io_test_util.h"
+
+namespace tfq {
+namespace {
+
+using testing::ScratchDir;
+using testing::WriteFileOrDie;
+using Paths = std::vector<std::string>;
+
+TEST_CASE("a glob expands to its matches in byte order") {
+  std::string d = ScratchDir();
+  for (const char* name : {"train-00002-of-00003", "train-00000-of-00003", "train-00001-of-00003",
+                           "Train-upper", "test-00000-of-00001"}) {
+    WriteFileOrDie(d + "/" + name, "");
+  }
+  auto r = ExpandInputPaths({d + "/train-*-of-*"});
+  REQUIRE(r.ok());
+  CHECK(r.value() == Paths{d + "/train-00000-of-00003", d + "/train-00001-of-00003",
+                           d + "/train-00002-of-00003"});
+  r = ExpandInputPaths({d + "/*"});
+  REQUIRE(r.ok());
+  CHECK(r.value().front() == d + "/Train-upper");  // 'T' < 't' in bytes, whatever the locale
+  CHECK(r.value().size() == 5);
+  r = ExpandInputPaths({d + "/train-0000[01]-of-?????"});
+  REQUIRE(r.ok());
+  CHECK(r.value().size() == 2);
+}
+
+TEST_CASE("arguments keep their order; plain paths and \"-\" are kept as given") {
+  std::string d = ScratchDir();
+  WriteFileOrDie(d + "/b1", "");
+  WriteFileOrDie(d + "/a1", "");
+  auto r = ExpandInputPaths({"missing.tfrecord", d + "/b*", "-", d + "/a*", "missing.tfrecord"});
+  REQUIRE(r.ok());
+  CHECK(r.value() == Paths{"missing.tfrecord", d + "/b1", "-", d + "/a1", "missing.tfrecord"});
+  CHECK(ExpandInputPaths({}).value().empty());
+}
+
+TEST_CASE("a glob that matches nothing is kNotFound naming the pattern") {
+  std::string d = ScratchDir();
+  auto r = ExpandInputPaths({d + "/x-*"});
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.status().code() == StatusCode::kNotFound);
+  CHECK(r.status().message() == "no files match '" + d + "/x-*'");
+  r = ExpandInputPaths({d + "/no-such-dir/*"});
+  CHECK(r.status().code() == StatusCode::kNotFound);
+}
+
+TEST_CASE("temporaries of unfinished outputs never match") {
+  std::string d = ScratchDir();
+  WriteFileOrDie(d + "/shard-0", "");
+  WriteFileOrDie(d + "/.tfq-partial.shard-1.1234", "");
+  WriteFileOrDie(d + "/.hidden-shard", "");
+  auto r = ExpandInputPaths({d + "/*shard*"});
+  REQUIRE(r.ok());
+  CHECK(r.value() == Paths{d + "/shard-0"});
+  r = ExpandInputPaths({d + "/.*shard*"});
+  REQUIRE(r.ok());
+  CHECK(r.value() == Paths{d + "/.hidden-shard"});
+  CHECK(ExpandInputPaths({d + "/.tfq-partial.*"}).status().code() == StatusCode::kNotFound);
+}
+
+TEST_CASE("a file whose name contains glob characters is found literally") {
+  std::string d = ScratchDir();
+  WriteFileOrDie(d + "/data[1].tfrecord", "");
+  auto r = ExpandInputPaths({d + "/data[1].tfrecord"});
+  REQUIRE(r.ok());
+  CHECK(r.value() == Paths{d + "/data[1].tfrecord"});
+}
+
+}  // namespace
+}  // namespace tfq
