@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 size_mib=${1:-1024}
 record_kib=${2:-64}
 runs=${3:-7}
-tfq=build/tfq
+tfq=${TFQ:-build/tfq}
 [[ -x $tfq ]] || { echo "build tfq first: cmake --build build" >&2; exit 1; }
 dir=$(mktemp -d /tmp/tfq-bench-XXXXXX)
 trap 'rm -rf "$dir"' EXIT

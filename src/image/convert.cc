@@ -56,6 +56,15 @@ Layout MakeLayout(int stored_width, int stored_height, int orientation, const Re
   return l;
 }
 
+Status CheckOutputSize(const Layout& l, uint64_t max_pixels) {
+  if (uint64_t(l.out_width) * uint64_t(l.out_height) > max_pixels) {
+    return Status::ResourceExhausted("the output of " + std::to_string(l.out_width) + "x" +
+                                     std::to_string(l.out_height) + " pixels would be over the limit of " +
+                                     std::to_string(max_pixels) + " pixels");
+  }
+  return Status::OK();
+}
+
 Region ScaleRegion(const Region& r, int from_w, int from_h, int to_w, int to_h) {
   if (from_w == to_w && from_h == to_h) return r;
   const double sx = double(to_w) / from_w, sy = double(to_h) / from_h;
@@ -115,6 +124,7 @@ Status ConvertPng(ConverterState& st, const ConvertOptions& o, std::string_view 
     return Status::OK();
   }
   Layout layout = MakeLayout(info.width, info.height, o.auto_orient ? info.orientation : 1, o.resize);
+  TFQ_RETURN_IF_ERROR(CheckOutputSize(layout, o.max_pixels));
   return FinishPixels(st, o, st.decoded.view(), layout.stored_region, layout, out);
 }
 

@@ -35,6 +35,10 @@ struct Layout {
 
 Layout MakeLayout(int stored_width, int stored_height, int orientation, const ResizeSpec& spec);
 
+// kResourceExhausted when the output would be over the pixel limit (a 1-pixel-high image
+// enlarged to --shorter-side N is N times wider than tall).
+Status CheckOutputSize(const Layout& layout, uint64_t max_pixels);
+
 // Scales a region of an image of `from_w` x `from_h` to the same part of a `to_w` x `to_h` image.
 Region ScaleRegion(const Region& r, int from_w, int from_h, int to_w, int to_h);
 

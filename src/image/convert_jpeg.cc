@@ -137,6 +137,7 @@ Status ConvertJpeg(ConverterState& st, const ConvertOptions& o, std::string_view
   const JpegScale scale = ChooseJpegScale(layout.stored_region.width(), layout.stored_region.height(),
                                           layout.stored_out_width, layout.stored_out_height, o.dct_scales);
   TFQ_RETURN_IF_ERROR(CheckPixels(info, scale, o.max_pixels));
+  TFQ_RETURN_IF_ERROR(CheckOutputSize(layout, o.max_pixels));
 
   Subsampling file_subsampling;
   if (o.channels == 3 && st.jpeg_decoder.CanDecodeToYuv(input, info, &file_subsampling)) {

@@ -36,6 +36,18 @@ const Kernels kPortable = {"portable", VerticalRowPortable, HorizontalRow1Portab
 
 const Kernels* Portable() { return &kPortable; }
 
+const Kernels* Avx2() {
+#if defined(__x86_64__) && defined(__GNUC__)
+  static const bool supported = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") != 0;
+  }();
+  return supported ? Avx2Unchecked() : nullptr;
+#else
+  return nullptr;
+#endif
+}
+
 const Kernels& Best() {
   static const Kernels* best = [] {
     if (const Kernels* k = Avx2()) return k;

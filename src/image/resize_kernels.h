@@ -30,6 +30,8 @@ const Kernels& Best();
 const Kernels* Portable();
 const Kernels* Sse2();
 const Kernels* Avx2();
+// The AVX2 table without the CPU check (resize_kernels_avx2.cc); only Avx2() may call it.
+const Kernels* Avx2Unchecked();
 
 // Shared helpers of the variants.
 inline uint8_t Clamp8(int32_t v) {

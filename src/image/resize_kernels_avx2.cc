@@ -1,4 +1,5 @@
-// AVX2 resize kernels, compiled with -mavx2 (this file only) and used only after a CPU check.
+// AVX2 resize kernels, compiled with -mavx2 (this file only). Nothing here may run before the
+// CPU check in resize_kernels.cc, which is why the check is not in this file.
 // Same arithmetic as the SSE2 kernels (pmaddwd on 16-bit pairs), twice as wide.
 #include "image/resize_kernels.h"
 
@@ -109,17 +110,14 @@ const Kernels kAvx2 = {"avx2", VerticalRowAvx2, HorizontalRow1Avx2};
 
 }  // namespace
 
-const Kernels* Avx2() {
-  static const bool supported = __builtin_cpu_supports("avx2");
-  return supported ? &kAvx2 : nullptr;
-}
+const Kernels* Avx2Unchecked() { return &kAvx2; }
 
 }  // namespace tfq::image::kernels
 
 #else
 
 namespace tfq::image::kernels {
-const Kernels* Avx2() { return nullptr; }
+const Kernels* Avx2Unchecked() { return nullptr; }
 }  // namespace tfq::image::kernels
 
 #endif

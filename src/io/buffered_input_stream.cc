@@ -20,7 +20,14 @@ void BufferedInputStream::Consume(size_t n) {
 }
 
 Status BufferedInputStream::Skip(uint64_t n, uint64_t* skipped) {
-  uint64_t done = 0;
+  // Buffered bytes first, then whatever the source can skip without reading, then read the rest.
+  uint64_t done = std::min<uint64_t>(buffered(), n);
+  Consume(static_cast<size_t>(done));
+  if (done < n && error_.ok() && !ended_) {
+    const uint64_t jumped = SkipUnread(n - done);
+    done += jumped;
+    position_ += jumped;
+  }
   Status s;
   while (done < n) {
     if (buffered() == 0) {

@@ -34,6 +34,11 @@ class BufferedInputStream : public InputStream {
   // before it can still be peeked and consumed, and every later call that needs more returns it.
   virtual Status Refill(char* dst, size_t capacity, size_t* produced) = 0;
 
+  // Skips up to `n` bytes of the source that are not buffered yet, without reading them, and
+  // returns how many it skipped (less than `n` only at the end). The default cannot seek and
+  // returns 0, so Skip reads and discards instead.
+  virtual uint64_t SkipUnread(uint64_t n) { return 0; }
+
  private:
   size_t buffered() const { return end_ - begin_; }
   // Refills until `min_bytes` are buffered or the stream ends.

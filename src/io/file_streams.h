@@ -11,11 +11,11 @@
 
 namespace tfq {
 
-// Opens `path` for reading; "-" is standard input. A regular file is memory-mapped (zero-copy
-// Peek, free Skip); pipes, terminals and other special files are read with large read() calls.
-// Errors name the path: "data/x.tfrecord: No such file or directory" (kNotFound), a directory is
-// kInvalidArgument ("data: is a directory"). A mapped file must not shrink while it is read (as
-// with any mmap reader, the process would get SIGBUS).
+// Opens `path` for reading; "-" is standard input. A regular file is read with pread() through a
+// 256 KiB buffer (grown only for larger Peeks), and Skip past the buffer costs no I/O; pipes,
+// terminals and other special files are read with 1 MiB read() calls. Errors name the path:
+// "data/x.tfrecord: No such file or directory" (kNotFound), a directory is kInvalidArgument
+// ("data: is a directory").
 Result<std::unique_ptr<InputStream>> OpenInputFile(const std::string& path);
 
 // An InputStream over bytes held in memory (tests, fuzzers, in-memory fakes of files).

@@ -155,12 +155,14 @@ void Interleaver::ReaderLoop() {
       }
       if (cancelled_ || task->finished || Full(*task)) break;
     }
-    task->active = false;
-    if (task->reader) {  // abandoned or cancelled with the file still open: close it unlocked
+    if (task->reader && (task->finished || cancelled_)) {
+      // Abandoned or cancelled with the file still open: close it, unlocked, while still the
+      // reader's owner.
       lock.unlock();
       task->reader.reset();
       lock.lock();
     }
+    task->active = false;
   }
 }
 

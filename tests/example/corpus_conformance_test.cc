@@ -7,8 +7,8 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <fstream>
-#include <sstream>
 #include <string>
 
 #include "common/test_env.h"
@@ -99,10 +99,17 @@ TEST_CASE("proto-json equals the oracle's for every record of the corpus") {
     const std::vector<std::string> oracle =
         testing::SplitLines(testing::ReadMaybeCompressed(path + ".oracle.proto.jsonl.gz"));
     REQUIRE(records.size() == oracle.size());
+#ifdef TFQ_SANITIZER_BUILD
+    // Sanitizers make the JSON comparison slow: the first records of each file here, every
+    // record in the other builds.
+    const size_t record_count = std::min<size_t>(records.size(), 200);
+#else
+    const size_t record_count = records.size();
+#endif
     size_t json_equal = 0, bytes_equal = 0, proto_round_trips = 0, flat_reads = 0;
     // The JSON round trips are the slow part (nlohmann at -O0): a sample of 500 per file.
-    const size_t round_trip_stride = records.size() / 500 + 1;
-    for (size_t i = 0; i < records.size(); ++i) {
+    const size_t round_trip_stride = record_count / 500 + 1;
+    for (size_t i = 0; i < record_count; ++i) {
       CAPTURE(i);
       std::string reencoded, flat;
       const std::string json = Decode(records[i], file.sequence, &reencoded, &flat);
@@ -115,10 +122,10 @@ TEST_CASE("proto-json equals the oracle's for every record of the corpus") {
       ThroughJson(flat, file.sequence);  // must read back; exactness is tested on random data
       ++flat_reads;
     }
-    CHECK(json_equal == records.size());
-    CHECK(bytes_equal == records.size());
+    CHECK(json_equal == record_count);
+    CHECK(bytes_equal == record_count);
     CHECK(proto_round_trips == flat_reads);
-    MESSAGE(file.path << ": " << records.size() << " records, proto-json equal " << json_equal
+    MESSAGE(file.path << ": " << record_count << " records, proto-json equal " << json_equal
                       << ", re-encoded byte-identical " << bytes_equal << ", JSON round trips (sampled) "
                       << proto_round_trips << "/" << flat_reads);
   }

@@ -368,7 +368,8 @@ TEST_CASE("every truncation and every single-byte change of a record fails clean
 }
 
 TEST_CASE("ForEach on a hand-built malformed FeatureView reports the corruption") {
-  FeatureView bad(FeatureKind::kInt64, Ld(1, "\x80"));
+  const std::string list = Ld(1, "\x80");
+  FeatureView bad(FeatureKind::kInt64, list);
   std::vector<int64_t> values;
   Status s = bad.AppendInt64s(&values);
   CHECK(s.code() == StatusCode::kCorruption);

@@ -252,6 +252,14 @@ TEST_CASE("the pixel limit is checked from the header, at the scale that will be
   REQUIRE(EncodePng(Gradient(64, 64, 3).view(), 1, &png).ok());
   o.max_pixels = 100;
   CHECK(ConvertError(png, o).code() == StatusCode::kResourceExhausted);
+  // The output counts too: a 2-pixel-high strip enlarged to a shorter side of 20000.
+  ConvertOptions strip;
+  strip.resize.mode = ResizeMode::kShorterSide;
+  strip.resize.side = 20000;
+  strip.max_pixels = 100'000'000;
+  s = ConvertError(EncodeJpeg(Gradient(64, 2, 3)), strip);
+  CHECK(s.code() == StatusCode::kResourceExhausted);
+  CHECK(s.message() == "the output of 65535x20000 pixels would be over the limit of 100000000 pixels");
 }
 
 TEST_CASE("empty, non-image, unsupported, truncated and damaged inputs") {

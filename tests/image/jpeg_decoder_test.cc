@@ -53,6 +53,29 @@ TEST_CASE("planes come in the file's own subsampling and the scaled size") {
   }
 }
 
+TEST_CASE("plane buffers are at least as large as TurboJPEG's layout needs") {
+  for (Subsampling s : {Subsampling::k444, Subsampling::k422, Subsampling::k420, Subsampling::kGray,
+                        Subsampling::k440, Subsampling::k411}) {
+    for (int w : {1, 2, 3, 7, 8, 15, 16, 17, 223, 224, 225}) {
+      for (int h : {1, 2, 3, 9, 16, 31, 111}) {
+        YuvImage yuv;
+        yuv.Reset(w, h, s);
+        for (int p = 0; p < yuv.num_planes(); ++p) {
+          CAPTURE(w);
+          CAPTURE(h);
+          CAPTURE(p);
+          const Image& plane = yuv.planes[p];
+          CHECK(plane.width == tjPlaneWidth(p, w, static_cast<int>(s)));
+          CHECK(plane.height == tjPlaneHeight(p, h, static_cast<int>(s)));
+          CHECK(plane.pixels.size() >=
+                tjPlaneSizeYUV(p, w, plane.width, h, static_cast<int>(s)));
+          CHECK(yuv.plane_view(p).width == (p == 0 ? w : PlaneWidth(p, w, s)));
+        }
+      }
+    }
+  }
+}
+
 TEST_CASE("gray files decode to one plane; colour files to gray") {
   JpegDecoder d;
   std::string gray = EncodeJpeg(Gradient(40, 30, 1));

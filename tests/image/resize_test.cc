@@ -221,7 +221,7 @@ TEST_CASE("one resizer reused across sizes gives the same results as fresh ones"
 TEST_CASE("every SIMD variant of the kernels gives the portable results exactly") {
   const kernels::Kernels* portable = kernels::Portable();
   std::vector<const kernels::Kernels*> variants = {kernels::Sse2(), kernels::Avx2()};
-  MESSAGE("kernels in use: " << kernels::Best().name);
+  MESSAGE("kernels in use: " << std::string(kernels::Best().name));
   std::mt19937 rng(5);
   for (const kernels::Kernels* v : variants) {
     if (!v) continue;

@@ -94,8 +94,7 @@ TEST_CASE("dense columns hold rows * length values in row order") {
     for (size_t r = 0; r < batch.rows; ++r) {
       CHECK(file->int64_values[r] == batch.sources[r].file);
       CHECK(index->int64_values[r] == static_cast<int64_t>(batch.sources[r].index));
-      CHECK(tag->bytes_value(r) == "t" + std::to_string(batch.sources[r].file) + "." +
-                                       std::to_string(batch.sources[r].index));
+      CHECK(tag->bytes_value(r) == testing::Tag(batch.sources[r].file, batch.sources[r].index));
       CHECK(tag2->bytes_value(r) == "none");
     }
   }
@@ -206,7 +205,7 @@ TEST_CASE("ragged columns: values back to back and row splits") {
       const Column* tag = batch.column("tag");
       REQUIRE(tag->num_values() == batch.rows);
       for (size_t r = 0; r < batch.rows; ++r) {
-        CHECK(tag->bytes_value(r) == "t0." + std::to_string(batch.sources[r].index));
+        CHECK(tag->bytes_value(r) == testing::Tag(0, batch.sources[r].index));
       }
     }
   }

@@ -33,7 +33,11 @@ inline void WriteRecordFile(const std::string& path, const std::vector<std::stri
 
 // The payload of record `index` of file `file` in the raw-record tests.
 inline std::string RawPayload(size_t file, size_t index) {
-  return "f" + std::to_string(file) + "-r" + std::to_string(index);
+  std::string out = "f";  // appended piecewise: "lit" + std::string trips GCC 12's -Wrestrict
+  out += std::to_string(file);
+  out += "-r";
+  out += std::to_string(index);
+  return out;
 }
 
 // Writes files "<dir>/part-<i>.tfrecord" with sizes[i] records of RawPayload; returns the paths.
@@ -42,12 +46,20 @@ inline std::vector<std::string> WriteRawFiles(const std::string& dir, const std:
   for (size_t f = 0; f < sizes.size(); ++f) {
     std::vector<std::string> records;
     for (size_t r = 0; r < sizes[f]; ++r) records.push_back(RawPayload(f, r));
-    char name[32];
+    char name[64];
     std::snprintf(name, sizeof name, "/part-%03zu.tfrecord", f);
     paths.push_back(dir + name);
     WriteRecordFile(paths.back(), records);
   }
   return paths;
+}
+
+inline std::string Tag(size_t file, size_t index) {
+  std::string out = "t";
+  out += std::to_string(file);
+  out += ".";
+  out += std::to_string(index);
+  return out;
 }
 
 // An Example with "file" and "index" (int64 scalars), "weights" (index % 4 floats), and "tag"
@@ -59,7 +71,7 @@ inline std::string MakeExampleRecord(size_t file, size_t index) {
   std::vector<float> weights;
   for (size_t i = 0; i < index % 4; ++i) weights.push_back(static_cast<float>(index) + 0.5f * i);
   encoder.AddFloats("weights", weights.data(), weights.size());
-  encoder.AddBytes("tag", "t" + std::to_string(file) + "." + std::to_string(index));
+  encoder.AddBytes("tag", Tag(file, index));
   std::string out;
   encoder.Finish(&out);
   return out;
@@ -153,5 +165,25 @@ inline std::vector<Id> ReferenceInterleave(const std::vector<size_t>& sizes, siz
 }
 
 }  // namespace tfq::pipeline::testing
+
+// So that failed order checks print the (file, record) pairs.
+namespace doctest {
+template <>
+struct StringMaker<tfq::pipeline::testing::Id> {
+  static String convert(const tfq::pipeline::testing::Id& id) {
+    return ("(" + std::to_string(id.first) + "," + std::to_string(id.second) + ")").c_str();
+  }
+};
+template <>
+struct StringMaker<std::vector<tfq::pipeline::testing::Id>> {
+  static String convert(const std::vector<tfq::pipeline::testing::Id>& ids) {
+    std::string out = "[";
+    for (const auto& id : ids) {
+      out += "(" + std::to_string(id.first) + "," + std::to_string(id.second) + ")";
+    }
+    return (out + "]").c_str();
+  }
+};
+}  // namespace doctest
 
 #endif  // TFQ_TESTS_PIPELINE_PIPELINE_TEST_UTIL_H_

@@ -1,0 +1,33 @@
+// Plain buffered writing to file descriptors, for the outputs and temporaries this part manages
+// itself (io's FdWriter is internal to io, and io's atomic outputs rename on Close, which a set
+// of shards committed together cannot use).
+#ifndef TFQ_RESHARD_FILE_SINK_H_
+#define TFQ_RESHARD_FILE_SINK_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "common/status.h"
+#include "io/output_stream.h"
+
+namespace tfq::reshard {
+
+// Writes all of `data` at the file position (pwrite at `offset` when offset >= 0), retrying
+// after EINTR and short writes. A full disk is kIoError saying so; errors name `name`.
+Status WriteAll(int fd, std::string_view data, const std::string& name, int64_t offset = -1);
+
+// Reads exactly `size` bytes at `offset` into `dst`; a short file is kIoError.
+Status ReadAllAt(int fd, char* dst, size_t size, uint64_t offset, const std::string& name);
+
+// An OutputStream over a descriptor it owns, buffering `buffer_bytes` (allocated at the first
+// write). Writes at least as large as the buffer go straight to the file. Close() flushes and
+// closes the descriptor, and nothing else: naming the file is the owner's business
+// (reshard/shard_set.h). Destroying it unclosed closes the descriptor and drops what it buffers.
+std::unique_ptr<OutputStream> NewFileSink(int fd, std::string name, size_t buffer_bytes);
+
+}  // namespace tfq::reshard
+
+#endif  // TFQ_RESHARD_FILE_SINK_H_

@@ -1,0 +1,198 @@
+#include "reshard/shard.h"
+
+#include <algorithm>
+
+#include "tfrecord/format.h"
+
+namespace tfq::reshard {
+namespace {
+
+uint64_t CeilDiv(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
+
+// Where each record goes. The number of shards is known up front except for the contiguous
+// modes that fill shards to a size, where it is known at the end.
+class Router {
+ public:
+  enum class Kind { kRoundRobin, kOne, kContiguousRanges, kContiguousRecords, kContiguousBytes };
+
+  Router(Kind kind, uint64_t n, uint64_t param) : kind_(kind), n_(n), param_(param) {}
+
+  // Sets *shard for record j of `framed` bytes; false if the record is not this run's.
+  bool Route(uint64_t j, uint64_t framed, uint64_t* shard) {
+    switch (kind_) {
+      case Kind::kRoundRobin: *shard = j % n_; return true;
+      case Kind::kOne:
+        *shard = param_;
+        return j % n_ == param_;
+      case Kind::kContiguousRanges:
+        // Shard k holds records [k*T/N, (k+1)*T/N): sizes differ by at most one. Records beyond
+        // the count (an input that grew) stay in the last shard.
+        while (current_ + 1 < n_ && j >= RangeEnd(current_)) ++current_;
+        break;
+      case Kind::kContiguousRecords: current_ = j / param_; break;
+      case Kind::kContiguousBytes:
+        if (current_bytes_ > 0 && current_bytes_ + framed > param_) {
+          ++current_;
+          current_bytes_ = 0;
+        }
+        current_bytes_ += framed;
+        break;
+    }
+    *shard = current_;
+    return true;
+  }
+
+  // The number of shards, once every record has been routed (`records` of them).
+  uint64_t NumShards(uint64_t records) const {
+    switch (kind_) {
+      case Kind::kContiguousRecords: return std::max<uint64_t>(1, CeilDiv(records, param_));
+      case Kind::kContiguousBytes: return current_ + 1;
+      default: return n_;
+    }
+  }
+  // The shards of this run: [first, first + NumShards) except for kOne, which writes only one.
+  uint64_t FirstShard() const { return kind_ == Kind::kOne ? param_ : 0; }
+  // Round-robin writes to all shards at once; the other modes fill one shard after another.
+  bool one_at_a_time() const { return kind_ != Kind::kRoundRobin; }
+
+ private:
+  uint64_t RangeEnd(uint64_t k) const {
+    return static_cast<uint64_t>(static_cast<unsigned __int128>(k + 1) * param_ / n_);
+  }
+
+  const Kind kind_;
+  const uint64_t n_;      // shards (or tf.data's num_shards)
+  const uint64_t param_;  // record count, records per shard, bytes per shard or the index
+  uint64_t current_ = 0;
+  uint64_t current_bytes_ = 0;
+};
+
+// Works out the routing, counting the inputs first where the mode needs it.
+Result<Router> MakeRouter(const std::vector<std::string>& paths, const ShardOptions& o,
+                          std::string* method) {
+  using Kind = Router::Kind;
+  if (o.single) {
+    *method = "shard " + std::to_string(o.index) + " of " + std::to_string(o.num_shards) +
+              " (records j with j % " + std::to_string(o.num_shards) + " == " +
+              std::to_string(o.index) + ")";
+    return Router(Kind::kOne, o.num_shards, o.index);
+  }
+  if (o.contiguous && o.records_per_shard) {
+    *method = "contiguous, " + std::to_string(o.records_per_shard) + " records per shard";
+    return Router(Kind::kContiguousRecords, 0, o.records_per_shard);
+  }
+  if (o.contiguous && o.shard_bytes) {
+    *method = "contiguous, at most " + std::to_string(o.shard_bytes) + " bytes per shard";
+    return Router(Kind::kContiguousBytes, 0, o.shard_bytes);
+  }
+  if (!o.contiguous && o.shards) {
+    *method = "round-robin";
+    return Router(Kind::kRoundRobin, o.shards, 0);
+  }
+  // The rest need the count or the framed size of the inputs.
+  Result<InputSurvey> survey = SurveyInputs(paths, o.input, 0);
+  if (!survey.ok()) return survey.status();
+  RecordCount count;
+  if (!o.contiguous && o.shard_bytes && survey->sizes_exact) {
+    count.framed_bytes = survey->file_bytes;  // uncompressed files are exactly their records
+  } else {
+    if (!survey->rereadable) {
+      return Status::InvalidArgument(
+          "this mode counts the records before writing and cannot read standard input or a "
+          "pipe twice; use --shards N, or contiguous --records-per-shard / --shard-size");
+    }
+    Result<RecordCount> counted = CountRecords(paths, o.input);
+    if (!counted.ok()) return counted.status();
+    count = counted.value();
+  }
+  if (o.contiguous) {
+    *method = "contiguous";
+    return Router(Kind::kContiguousRanges, o.shards, count.records);
+  }
+  *method = "round-robin";
+  const uint64_t n = o.records_per_shard ? CeilDiv(count.records, o.records_per_shard)
+                                         : CeilDiv(count.framed_bytes, o.shard_bytes);
+  return Router(Kind::kRoundRobin, std::max<uint64_t>(1, n), 0);
+}
+
+}  // namespace
+
+Status ValidateShardOptions(const ShardOptions& o) {
+  if (o.single) {
+    if (o.num_shards == 0) return Status::InvalidArgument("--num-shards must be at least 1");
+    if (o.index >= o.num_shards) {
+      return Status::InvalidArgument("--index must be below --num-shards (shards count from 0)");
+    }
+    if (o.shards || o.shard_bytes || o.records_per_shard || o.contiguous) {
+      return Status::InvalidArgument(
+          "--index/--num-shards write one round-robin shard; they do not combine with --shards, "
+          "--shard-size, --records-per-shard or --contiguous");
+    }
+    return Status::OK();
+  }
+  const int given = (o.shards > 0) + (o.shard_bytes > 0) + (o.records_per_shard > 0);
+  if (given != 1) {
+    return Status::InvalidArgument(
+        "give exactly one of --shards N, --shard-size SIZE, --records-per-shard K (each above 0), "
+        "or --index i --num-shards n");
+  }
+  return Status::OK();
+}
+
+Status RunShard(const std::vector<std::string>& paths, const ShardOptions& options,
+                RunSummary* summary) {
+  TFQ_RETURN_IF_ERROR(ValidateShardOptions(options));
+  Result<Router> made = MakeRouter(paths, options, &summary->method);
+  if (!made.ok()) return made.status();
+  Router& router = made.value();
+
+  ShardSetOptions out = options.output;
+  // Round-robin keeps every shard open: bound the buffers to ~256 MiB in all.
+  const uint64_t open_at_once = router.one_at_a_time() ? 1 : router.NumShards(0);
+  out.buffer_bytes = static_cast<size_t>(
+      std::clamp<uint64_t>((uint64_t{256} << 20) / open_at_once, 64 << 10, out.buffer_bytes));
+  Result<std::unique_ptr<ShardSet>> created = ShardSet::Create(out);
+  if (!created.ok()) return created.status();
+  ShardSet& set = *created.value();
+  if (!router.one_at_a_time()) {
+    for (uint64_t k = 0; k < router.NumShards(0); ++k) TFQ_RETURN_IF_ERROR(set.Open(k));
+  }
+
+  RecordSource source(paths, options.input);
+  std::string_view record;
+  uint64_t current = router.FirstShard();
+  while (source.Next(&record)) {
+    const uint64_t j = source.records() - 1;
+    uint64_t shard;
+    if (!router.Route(j, record.size() + tfrecord::kFramingOverhead, &shard)) continue;
+    if (router.one_at_a_time() && shard != current) {
+      TFQ_RETURN_IF_ERROR(set.Finish(current));  // release its buffer and descriptor now
+      current = shard;
+    }
+    summary->expected.Add(record);
+    TFQ_RETURN_IF_ERROR(set.Write(shard, record));
+  }
+  summary->records_read = source.records();
+  summary->bytes_read = source.source_bytes_read();
+  summary->skipped = source.skipped();
+  TFQ_RETURN_IF_ERROR(source.status());
+
+  // Shards no record reached still exist, empty (opened one at a time: few descriptors).
+  const uint64_t num_shards = router.NumShards(source.records());
+  if (options.single) {
+    TFQ_RETURN_IF_ERROR(set.Open(options.index));
+  } else {
+    for (uint64_t k = 0; k < num_shards; ++k) {
+      TFQ_RETURN_IF_ERROR(set.Open(k));
+      if (router.one_at_a_time()) TFQ_RETURN_IF_ERROR(set.Finish(k));
+    }
+  }
+  summary->written = set.checksum();
+  summary->bytes_written = set.bytes_written();
+  TFQ_RETURN_IF_ERROR(CheckChecksums(*summary));
+  TFQ_RETURN_IF_ERROR(set.Commit(num_shards));
+  summary->shards = set.shards();
+  return Status::OK();
+}
+
+}  // namespace tfq::reshard

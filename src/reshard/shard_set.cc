@@ -1,0 +1,146 @@
+#include "reshard/shard_set.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+#include "io/cleanup.h"
+#include "reshard/file_sink.h"
+#include "tfrecord/format.h"
+#include "tfrecord/open.h"
+
+namespace tfq::reshard {
+
+Result<std::unique_ptr<ShardSet>> ShardSet::Create(const ShardSetOptions& options) {
+  const std::string& prefix = options.prefix;
+  if (prefix.empty() || prefix.back() == '/' || prefix == "-") {
+    return Status::InvalidArgument("-o must name a shard prefix such as out/train (got '" + prefix +
+                                   "')");
+  }
+  if (options.compression == Compression::kAuto) {
+    return Status::Internal("ShardSet needs a resolved compression");
+  }
+  return std::unique_ptr<ShardSet>(new ShardSet(options));
+}
+
+ShardSet::~ShardSet() {
+  for (auto& [k, s] : shards_) {
+    s.out.reset();  // closes the descriptor unflushed
+    if (!s.committed) unlink(s.staged_path.c_str());
+    UnregisterTemporaryPath(s.cleanup_slot);
+  }
+}
+
+Result<ShardSet::Shard*> ShardSet::Get(uint64_t shard) {
+  auto it = shards_.find(shard);
+  if (it != shards_.end()) return &it->second;
+  TFQ_RETURN_IF_ERROR(Open(shard));
+  return &shards_.at(shard);
+}
+
+Status ShardSet::Open(uint64_t shard) {
+  if (shards_.count(shard)) return Status::OK();
+  const size_t slash = options_.prefix.rfind('/');
+  const size_t base = slash == std::string::npos ? 0 : slash + 1;
+  char number[32];
+  std::snprintf(number, sizeof number, "-%05llu", static_cast<unsigned long long>(shard));
+  Shard s;
+  s.staged_path = options_.prefix.substr(0, base) + ".tfq-partial." + options_.prefix.substr(base) +
+                  number + options_.suffix + "." + std::to_string(getpid());
+  // Registered before it exists: a signal between open() and registration would leak it.
+  s.cleanup_slot = RegisterTemporaryPath(s.staged_path);
+  int fd;
+  do {
+    fd = open(s.staged_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  } while (fd < 0 && errno == EINTR);
+  if (fd < 0) {
+    const int err = errno;
+    UnregisterTemporaryPath(s.cleanup_slot);
+    return Status::FromErrno(
+        tfrecord::ShardName(options_.prefix, shard, 0, options_.suffix) + ": cannot create", err);
+  }
+  std::unique_ptr<OutputStream> sink = NewFileSink(fd, s.staged_path, options_.buffer_bytes);
+  s.out = options_.compression == Compression::kNone
+              ? std::move(sink)
+              : NewCompressingStream(std::move(sink), options_.compression);
+  shards_.emplace(shard, std::move(s));
+  return Status::OK();
+}
+
+Status ShardSet::Write(uint64_t shard, std::string_view record) {
+  Result<Shard*> got = Get(shard);
+  if (!got.ok()) return got.status();
+  Shard* s = got.value();
+  if (!s->out) return Status::Internal("shard " + std::to_string(shard) + " written after Finish");
+  char header[tfrecord::kHeaderSize];
+  tfrecord::EncodeHeader(record.size(), header);
+  char footer[tfrecord::kFooterSize];
+  tfrecord::EncodeFixed32(footer, tfrecord::MaskedCrc(record.data(), record.size()));
+  TFQ_RETURN_IF_ERROR(s->out->Write(std::string_view(header, sizeof header)));
+  TFQ_RETURN_IF_ERROR(s->out->Write(record));
+  TFQ_RETURN_IF_ERROR(s->out->Write(std::string_view(footer, sizeof footer)));
+  const uint64_t framed = record.size() + tfrecord::kFramingOverhead;
+  ++s->records;
+  s->bytes += framed;
+  bytes_ += framed;
+  checksum_.Add(record);
+  return Status::OK();
+}
+
+Status ShardSet::Finish(uint64_t shard) {
+  Result<Shard*> got = Get(shard);
+  if (!got.ok()) return got.status();
+  Shard* s = got.value();
+  if (s->finished) return Status::OK();
+  s->finished = true;
+  Status status = s->out->Close();
+  s->out.reset();
+  return status;
+}
+
+Status ShardSet::Commit(uint64_t num_shards) {
+  for (auto& [k, s] : shards_) {
+    if (k >= num_shards) {
+      return Status::Internal("shard " + std::to_string(k) + " written to a set of " +
+                              std::to_string(num_shards));
+    }
+    TFQ_RETURN_IF_ERROR(Finish(k));
+  }
+  // Each final name is registered with the interrupt cleanup before its rename and released only
+  // when the whole set is in place, so an interrupt during the renames removes them all too.
+  std::vector<Shard*> renamed;
+  Status error;
+  for (auto& [k, s] : shards_) {
+    s.final_path = tfrecord::ShardName(options_.prefix, k, num_shards, options_.suffix);
+    const int final_slot = RegisterTemporaryPath(s.final_path);
+    if (rename(s.staged_path.c_str(), s.final_path.c_str()) != 0) {
+      error = Status::IoError(s.final_path + ": cannot rename the finished file " + s.staged_path +
+                              " into place: " + std::strerror(errno));
+      UnregisterTemporaryPath(final_slot);
+      break;
+    }
+    s.committed = true;
+    UnregisterTemporaryPath(s.cleanup_slot);
+    s.cleanup_slot = final_slot;
+    renamed.push_back(&s);
+  }
+  if (!error.ok()) {
+    for (Shard* done : renamed) unlink(done->final_path.c_str());  // all or nothing
+  }
+  for (Shard* done : renamed) {
+    UnregisterTemporaryPath(done->cleanup_slot);
+    done->cleanup_slot = -1;
+  }
+  return error;
+}
+
+std::vector<ShardInfo> ShardSet::shards() const {
+  std::vector<ShardInfo> out;
+  for (const auto& [k, s] : shards_) out.push_back({k, s.final_path, s.records, s.bytes});
+  return out;
+}
+
+}  // namespace tfq::reshard

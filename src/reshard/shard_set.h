@@ -1,0 +1,96 @@
+// ShardSet: the output shards of one `tfq shard` or `tfq shuffle` run, made visible together.
+//
+// Each shard is written to a hidden staging file beside its final name,
+// ".tfq-partial.<base>-<k><suffix>.<pid>" (shard globs never match it; io/glob.h skips the
+// prefix), registered with the interrupt cleanup (io/cleanup.h) while it exists. Only Commit
+// gives the shards their final names "<prefix>-<k>-of-<n><suffix>" (tfrecord::ShardName), all
+// at once when every shard is complete, so the number of shards may be decided at the very end
+// (contiguous --shard-size). A run that fails, is interrupted, or destroys the set uncommitted
+// leaves no file under a final name. After SIGKILL the staging files stay; reshard/leftovers.h
+// finds them.
+//
+// Records are framed here and hashed into checksum() as they are written: the output side of
+// the "every record exactly once" proof counts what was handed to the files.
+//
+// Resources: one descriptor and one buffer of `buffer_bytes` (plus a deflate state when
+// compressing) per shard that is open, i.e. written to and not yet finished. The interrupt
+// cleanup has 256 slots: beyond ~250 staged shards the surplus is not removed on SIGINT (the
+// next run reports it). Thread safety: none; one thread writes.
+#ifndef TFQ_RESHARD_SHARD_SET_H_
+#define TFQ_RESHARD_SHARD_SET_H_
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/status.h"
+#include "io/compression.h"
+#include "io/output_stream.h"
+#include "reshard/checksum.h"
+
+namespace tfq::reshard {
+
+struct ShardSetOptions {
+  std::string prefix;  // "out/train": shards are out/train-00000-of-00004<suffix>
+  std::string suffix;
+  Compression compression = Compression::kNone;  // kNone, kGzip or kZlib
+  size_t buffer_bytes = size_t{1} << 20;        // per open shard
+};
+
+struct ShardInfo {
+  uint64_t shard = 0;
+  std::string path;     // the final name (after Commit)
+  uint64_t records = 0;
+  uint64_t bytes = 0;   // framed bytes before compression
+};
+
+class ShardSet {
+ public:
+  // Checks the prefix (a file name, not a directory) without creating anything.
+  static Result<std::unique_ptr<ShardSet>> Create(const ShardSetOptions& options);
+  ~ShardSet();
+  ShardSet(const ShardSet&) = delete;
+  ShardSet& operator=(const ShardSet&) = delete;
+
+  // Creates shard k's staging file if it does not exist yet (an empty shard stays empty).
+  Status Open(uint64_t shard);
+  // Frames `record` onto shard k, opening it first if needed.
+  Status Write(uint64_t shard, std::string_view record);
+  // Completes shard k's bytes and releases its descriptor and buffer; it waits for Commit.
+  // Writing to it afterwards is kInternal.
+  Status Finish(uint64_t shard);
+  // Finishes every shard and renames all to their final names for a set of `num_shards`
+  // (every shard opened must be below it). On failure, shards already renamed are removed again.
+  Status Commit(uint64_t num_shards);
+
+  const RecordChecksum& checksum() const { return checksum_; }
+  uint64_t bytes_written() const { return bytes_; }  // framed, before compression
+  // One entry per shard opened, in shard order.
+  std::vector<ShardInfo> shards() const;
+
+ private:
+  struct Shard {
+    std::string staged_path;
+    std::string final_path;
+    int cleanup_slot = -1;
+    std::unique_ptr<OutputStream> out;  // null once finished
+    bool finished = false;
+    bool committed = false;
+    uint64_t records = 0;
+    uint64_t bytes = 0;
+  };
+  explicit ShardSet(const ShardSetOptions& options) : options_(options) {}
+  Result<Shard*> Get(uint64_t shard);
+
+  const ShardSetOptions options_;
+  std::map<uint64_t, Shard> shards_;
+  RecordChecksum checksum_;
+  uint64_t bytes_ = 0;
+};
+
+}  // namespace tfq::reshard
+
+#endif  // TFQ_RESHARD_SHARD_SET_H_
