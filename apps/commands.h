@@ -9,6 +9,9 @@ namespace tfq::app {
 
 void SetupInspectCommand(CLI::App& app, int* exit_code);
 void SetupConvertCommand(CLI::App& app, int* exit_code);
+void SetupShardCommand(CLI::App& app, int* exit_code);
+void SetupShuffleCommand(CLI::App& app, int* exit_code);
+void SetupBenchCommand(CLI::App& app, int* exit_code);
 
 }  // namespace tfq::app
 

@@ -17,8 +17,11 @@ int main(int argc, char** argv) {
       "Exit codes: 0 success, 1 failure (I/O, limits), 2 usage error, 3 corrupt or invalid data.\n"
       "Run 'tfq COMMAND --help' for a command's options.");
   int exit_code = tfq::app::kExitOk;
+  tfq::app::SetupShardCommand(app, &exit_code);
+  tfq::app::SetupShuffleCommand(app, &exit_code);
   tfq::app::SetupConvertCommand(app, &exit_code);
   tfq::app::SetupInspectCommand(app, &exit_code);
+  tfq::app::SetupBenchCommand(app, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -232,10 +232,7 @@ Status ChunkParser::FinishUnusualRow(size_t row_start, size_t row_end, size_t ro
                                    ": missing; " + counts);
       }
       const std::string_view extra = fields[row_first_field + expected_fields_];
-      const size_t at = extra.data() >= out->data_.data() &&
-                                extra.data() <= out->data_.data() + out->data_.size()
-                            ? static_cast<size_t>(extra.data() - out->data_.data())
-                            : row_start;
+      const size_t at = out->OffsetOf(extra.data(), row_start);
       return Status::InvalidData(out->WhereAt(at, record, expected_fields_, {}) +
                                  ": extra field; " + counts +
                                  (options_.ragged == RaggedPolicy::kPad

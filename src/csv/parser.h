@@ -12,8 +12,9 @@
 // closing quote and the next delimiter, is an error rather than a guess (see docs/csv.md).
 //
 // Parallel use: one ChunkParser per thread. The expected field count comes from
-// SetColumnNames, or else from the header (or first record) of the stream's first chunk, so parse
-// that chunk first and pass its header to the other threads' parsers.
+// SetColumnNames, or else from the header (or first record) of the stream, so parse chunks in
+// order until one has records (RowBatch::has_header() with a header; a file may open with blank
+// lines), then give column_names() to the other threads' parsers.
 #ifndef TFQ_CSV_PARSER_H_
 #define TFQ_CSV_PARSER_H_
 

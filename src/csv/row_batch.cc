@@ -1,5 +1,6 @@
 #include "csv/row_batch.h"
 
+#include <cstdint>
 #include <string>
 
 #include "csv/chunker.h"
@@ -49,16 +50,17 @@ std::string RowBatch::WhereAt(size_t offset, uint64_t record_in_chunk, size_t co
   return s;
 }
 
+size_t RowBatch::OffsetOf(const char* p, size_t fallback) const {
+  // Integer comparison: the pointer may belong to another allocation.
+  const auto at = reinterpret_cast<uintptr_t>(p);
+  const auto begin = reinterpret_cast<uintptr_t>(data_.data());
+  return at >= begin && at <= begin + data_.size() ? static_cast<size_t>(at - begin) : fallback;
+}
+
 std::string RowBatch::Where(size_t i, size_t column, std::string_view column_name) const {
   size_t offset = row_offsets_[i];
   const auto fields = row(i);
-  if (column < fields.size()) {
-    // Views of unquoted fields point into the chunk; the quoted ones unescaped into scratch don't.
-    const char* p = fields[column].data();
-    if (p >= data_.data() && p <= data_.data() + data_.size()) {
-      offset = static_cast<size_t>(p - data_.data());
-    }
-  }
+  if (column < fields.size()) offset = OffsetOf(fields[column].data(), offset);
   return WhereAt(offset, row_records_[i], column, column_name);
 }
 

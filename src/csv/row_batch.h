@@ -53,6 +53,9 @@ class RowBatch {
   friend class ChunkParser;
 
   void Reset(std::string_view data);
+  // The offset of `p` in the chunk if it points into it (a view of an unquoted field), else
+  // `fallback` (a view into scratch, or of a padded field).
+  size_t OffsetOf(const char* p, size_t fallback) const;
   // Where() for a byte offset and the record ordinal within the chunk.
   std::string WhereAt(size_t offset, uint64_t record_in_chunk, size_t column,
                       std::string_view column_name) const;

@@ -116,31 +116,31 @@ FloatParse ParseFloat(std::string_view text, float* out, bool* integral) {
     }
     whole = false;
   } else {
-    size_t digits = 0;
-    int kept = 0;  // mantissa digits, at most 19 so that the mantissa cannot overflow
-    fast = true;
-    auto take = [&](char c) {
-      if (kept < 19) {
-        mantissa = mantissa * 10 + static_cast<unsigned>(c - '0');
-        if (mantissa != 0) ++kept;
-        return true;
-      }
-      fast = false;
-      return false;
-    };
+    // Up to 19 significant digits go into the mantissa (it cannot overflow); more send the
+    // value to from_chars.
+    const char* const first = p;
+    const char* significant = nullptr;  // first non-zero digit
+    const char* point = nullptr;
     if (*p == '0') {
       ++p;
-      ++digits;
       if (p < e && IsDigit(*p)) return FloatParse::kSyntax;  // leading zero: "007" stays text
     } else {
-      for (; p < e && IsDigit(*p); ++p, ++digits) take(*p);
+      for (; p < e && IsDigit(*p); ++p) mantissa = mantissa * 10 + static_cast<unsigned>(*p - '0');
     }
+    if (mantissa != 0) significant = first;
     if (p < e && *p == '.') {
       whole = false;
-      for (++p; p < e && IsDigit(*p); ++p, ++digits) {
-        if (take(*p)) --exp10;
+      point = p++;
+      for (; p < e && IsDigit(*p); ++p) {
+        mantissa = mantissa * 10 + static_cast<unsigned>(*p - '0');
+        if (!significant && mantissa != 0) significant = p;
       }
+      exp10 = -static_cast<int>(p - point - 1);
     }
+    const size_t digits = static_cast<size_t>(p - first) - (point ? 1 : 0);
+    // Digits from the first significant one (the point excluded); mantissa is exact below 20.
+    const size_t kept = significant ? static_cast<size_t>(p - significant) - (point > significant) : 0;
+    fast = kept <= 19;
     if (digits == 0) return FloatParse::kSyntax;
     if (p < e && (*p == 'e' || *p == 'E')) {
       whole = false;

@@ -161,6 +161,7 @@ std::vector<FeatureView> SequenceExampleView::TakeSpareSteps() {
   if (spare_steps_.empty()) return {};
   std::vector<FeatureView> steps = std::move(spare_steps_.back());
   spare_steps_.pop_back();
+  steps.clear();  // spares from a failed entry still hold its steps
   return steps;
 }
 

@@ -11,17 +11,20 @@
 //
 // A message field that protobuf merges (a `features`/`context` field seen twice, a map entry's
 // `value` seen twice, the same Feature list kind seen twice) is decoded exactly as protobuf
-// merges it; docs/example-format.md lists the rules. Deviation from protobuf, kept on purpose:
-// a known field with a wire type its declaration does not allow is kCorruption (protobuf would
-// keep it as an unknown field), because such bytes are never an Example.
+// merges it; docs/example-format.md lists the rules. Deviations from protobuf, on purpose: a
+// known field with a wire type its declaration does not allow is kCorruption (protobuf would
+// keep it as an unknown field) and so are groups (protobuf skips unknown ones), because such
+// bytes are never an Example; keys are not checked for UTF-8 (proto3 parsers reject invalid
+// UTF-8 in a string field; TensorFlow's parser does not check either).
 //
 // Error messages name what is wrong and the byte offset relative to the buffer given to Parse
 // ("length 400 past the end of the message at byte 3"); callers add the file and record index.
 //
 // Lifetime: every view points into the record passed to Parse and into the view object's own
 // scratch; both must outlive its use, and the next Parse (or Clear) invalidates all views taken
-// from the object. Parse may be called again to reuse the scratch (no allocation once it has
-// grown). Thread safety: none per object; distinct objects may be used from distinct threads.
+// from the object. After a failed Parse the object holds a partial result: Parse again before
+// using it. Parse may be called again to reuse the scratch (no allocation once it has grown).
+// Thread safety: none per object; distinct objects may be used from distinct threads.
 #ifndef TFQ_EXAMPLE_EXAMPLE_VIEW_H_
 #define TFQ_EXAMPLE_EXAMPLE_VIEW_H_
 
@@ -47,7 +50,9 @@ class FeatureView {
   FeatureView(FeatureKind kind, std::string_view list_bytes) : kind_(kind), list_(list_bytes) {}
 
   FeatureKind kind() const { return kind_; }
-  // The serialized BytesList/FloatList/Int64List message (empty for kNone).
+  // The serialized BytesList/FloatList/Int64List message (empty for kNone). A view into the
+  // record, or into the parsing view's scratch when protobuf's merge rules joined several
+  // occurrences of the list.
   std::string_view list_bytes() const { return list_; }
 
   // Number of values in the list. Fails only on a malformed list. O(1) for a float list stored
@@ -56,7 +61,7 @@ class FeatureView {
 
   // The fast path for float lists: if this is a float list stored as a single packed run (what
   // every protobuf serializer writes), sets *raw to those bytes — little-endian float32, 4 per
-  // value, unaligned, pointing into the record — and returns true. Otherwise returns false and
+  // value, unaligned, pointing where list_bytes() does — and returns true. Otherwise false and
   // the caller uses ForEachFloat. A no-copy view for bulk consumers (statistics, tensors).
   bool PackedFloats(std::string_view* raw) const;
 
@@ -78,6 +83,8 @@ class FeatureView {
   std::string_view list_;
 };
 
+// Implementation details of the views, declared here because they are members; not for use
+// outside src/example.
 namespace internal {
 
 // Dense indexes for map keys in order of first appearance, so that a duplicate key (the last one

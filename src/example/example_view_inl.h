@@ -113,7 +113,7 @@ Status FeatureView::ForEachBytes(Fn&& fn) const {
     uint32_t tag;
     p = wire::DecodeTag(p, end, &tag);
     if (p == nullptr) break;
-    if (tag == wire::kPackedValueTag) {  // the same tag: BytesList.value is length-delimited
+    if (tag == wire::kBytesValueTag) {
       uint64_t length;
       const char* value = wire::DecodeLength(p, end, &length);
       if (value == nullptr) {

@@ -76,7 +76,7 @@ Status FeatureView::CountValues(size_t* count) const {
     } else if (kind_ == FeatureKind::kInt64 && tag == wire::kInt64ValueTag) {
       p = wire::DecodeVarint(p, end, &length);
       ++n;
-    } else if (kind_ == FeatureKind::kBytes && tag == wire::kPackedValueTag) {
+    } else if (kind_ == FeatureKind::kBytes && tag == wire::kBytesValueTag) {
       p = wire::DecodeLength(p, end, &length);
       if (p != nullptr) p += length;
       ++n;

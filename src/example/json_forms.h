@@ -2,14 +2,22 @@
 //
 // proto-json: the standard protobuf JSON mapping, as google.protobuf.json_format.MessageToJson
 //   prints Example/SequenceExample: {"features":{"feature":{"k":{"int64List":{"value":["1"]}}}}};
-//   int64 as decimal strings, bytes as standard base64, floats as the shortest decimal that
-//   round-trips through float32, NaN/Infinity/-Infinity as strings, an empty list as {}, fields
-//   absent on the wire omitted. Exact: parsing it back gives the same message.
+//   int64 as decimal strings, bytes as standard base64, floats as Python's protobuf prints them
+//   (see AppendShortestFloat; always with a '.' or exponent, 1.0), NaN/Infinity/-Infinity as
+//   strings, an empty list as {}, a Feature with no kind as {}, fields absent on the wire
+//   omitted and present-but-empty messages as {}. Map entries in wire order, compact (no
+//   spaces). Exact: parsing it back gives the same message (up to map entry order and NaN
+//   payloads).
 // flat: {"k":[1,2]} per Example, for jq. int64 as JSON integers, floats as JSON numbers that
 //   always carry a '.' or exponent (1.0), non-finite floats as "NaN"/"Infinity"/"-Infinity",
 //   bytes as JSON strings where valid UTF-8 and otherwise {"base64":"..."}. A SequenceExample is
-//   {"context":{...flat...},"feature_lists":{"k":[[...],[...]]}}. Lossy only where documented:
-//   an empty list and a no-kind Feature both print as [] and read back as an empty bytes list.
+//   {"context":{...flat...},"feature_lists":{"k":[[...],[...]]}}, both keys always present.
+//   Lossy only where documented in docs/json-forms.md: an empty list and a no-kind Feature both
+//   print as [] and read back as an empty bytes list; a float list of only non-finite values
+//   reads back as bytes; presence of an empty features/context/feature_lists message is lost.
+//
+// Keys (both forms) that are not valid UTF-8 are printed with U+FFFD in place of the bad bytes,
+// so that the output is always valid JSON; such keys do not survive a round trip.
 #ifndef TFQ_EXAMPLE_JSON_FORMS_H_
 #define TFQ_EXAMPLE_JSON_FORMS_H_
 
@@ -27,19 +35,36 @@ namespace tfq {
 enum class JsonForm { kProtoJson, kFlat };
 Result<JsonForm> ParseJsonForm(std::string_view name);  // "proto-json" | "flat"
 
-// Appends one JSON object (no newline) for the record to *out. These write text directly (no
-// nlohmann tree) because `tfq inspect --records` is a hot path.
+// Appends one JSON object (no newline) for the record to *out. `example` must hold a successful
+// Parse (its lists are then known to decode). These write text directly (no nlohmann tree)
+// because `tfq inspect --records` is a hot path.
 void AppendExampleJson(const ExampleView& example, JsonForm form, std::string* out);
 void AppendSequenceExampleJson(const SequenceExampleView& example, JsonForm form, std::string* out);
 
-// Parses one JSON object in either form (detected from its shape) back into a message.
-// Errors (kInvalidData) say what does not fit: nested objects, mixed kinds in one list,
-// integers beyond int64, bad base64.
+// Parses one JSON object in either form (detected from its shape: proto-json when "features"
+// holds an object; for a SequenceExample when "featureLists" is present or "context" /
+// "feature_lists" hold the proto wrapper objects) back into a message, replacing *out. Map
+// entries come out in the JSON object's iteration order (nlohmann::json sorts keys).
+// proto-json input is read as protobuf's parser reads it: original field names (bytes_list,
+// feature_lists, ...) as well as camelCase, null for an absent field, int64 as strings or
+// numbers, floats as numbers or strings, standard or URL-safe base64 with optional padding;
+// unknown fields are errors.
+// Errors (kInvalidData) say what does not fit and where, as a path into the object
+// (`features.feature["age"].int64List.value[2]: expected an int64, got the string "x"`,
+// `["age"][1]: mixed kinds in one list (numbers and strings)`): nested objects or arrays,
+// mixed kinds in one list, integers beyond int64, floats beyond float32, bad base64, unknown
+// fields. Never throws.
 Status ExampleFromJson(const nlohmann::json& value, Example* out);
 Status SequenceExampleFromJson(const nlohmann::json& value, SequenceExample* out);
 
-// Shortest decimal text that parses back to the same float32 ("0.1", "1e+20", "NaN").
-// Exposed for the CSV exporter and tests.
+// Shortest decimal text that parses back to the same float32 ("0.1", "1e+20", "1", "NaN",
+// "Infinity", "-Infinity"), chosen and laid out exactly as Python's protobuf json_format prints
+// floats (type_checkers.ToShortestFloat, then repr, minus repr's ".0"): the value correctly
+// rounded to the fewest significant digits p >= 6 that reads back as the same float32,
+// trailing zeros dropped. That is std::to_chars's shortest value except for subnormals
+// (1.4013e-45, not 1e-45) and rare large integers (33871890, not 33871888). Fixed notation for
+// decimal exponents -4..15, scientific otherwise. Appends to *out. Exposed for the CSV exporter
+// and tests.
 void AppendShortestFloat(float value, std::string* out);
 
 }  // namespace tfq

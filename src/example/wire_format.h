@@ -47,6 +47,7 @@ inline constexpr uint32_t kListValue = 1;               // {Bytes,Float,Int64}Li
 inline constexpr uint8_t kPackedValueTag = MakeTag(kListValue, kLengthDelimited);  // 0x0a
 inline constexpr uint8_t kFloatValueTag = MakeTag(kListValue, kFixed32);           // 0x0d
 inline constexpr uint8_t kInt64ValueTag = MakeTag(kListValue, kVarint);            // 0x08
+inline constexpr uint8_t kBytesValueTag = MakeTag(kListValue, kLengthDelimited);   // 0x0a
 
 inline constexpr int kMaxVarintBytes = 10;
 

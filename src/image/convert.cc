@@ -65,15 +65,6 @@ Status CheckOutputSize(const Layout& l, uint64_t max_pixels) {
   return Status::OK();
 }
 
-Region ScaleRegion(const Region& r, int from_w, int from_h, int to_w, int to_h) {
-  if (from_w == to_w && from_h == to_h) return r;
-  const double sx = double(to_w) / from_w, sy = double(to_h) / from_h;
-  // Whole-image edges stay exact so that an identity resize is recognised as one.
-  auto x = [&](double v) { return v == from_w ? double(to_w) : v * sx; };
-  auto y = [&](double v) { return v == from_h ? double(to_h) : v * sy; };
-  return {x(r.x0), y(r.y0), x(r.x1), y(r.y1)};
-}
-
 Status FinishPixels(ConverterState& st, const ConvertOptions& o, const ImageView& pixels,
                     const Region& region, const Layout& layout, ConvertedImage* out) {
   ImageView view = pixels;
@@ -99,7 +90,8 @@ Status FinishPixels(ConverterState& st, const ConvertOptions& o, const ImageView
     case OutputFormat::kRaw:
       out->bytes.resize(static_cast<size_t>(view.width) * view.height * view.channels);
       for (int y = 0; y < view.height; ++y) {
-        std::copy_n(view.row(y), size_t(view.width) * view.channels, out->bytes.data() + y * size_t(view.width) * view.channels);
+        std::copy_n(view.row(y), size_t(view.width) * view.channels,
+                    out->bytes.data() + y * size_t(view.width) * view.channels);
       }
       return Status::OK();
   }
@@ -130,7 +122,8 @@ Status ConvertPng(ConverterState& st, const ConvertOptions& o, std::string_view 
 
 }  // namespace
 
-ImageConverter::ImageConverter(const ConvertOptions& options) : options_(options), state_(new ConverterState) {}
+ImageConverter::ImageConverter(const ConvertOptions& options)
+    : options_(options), state_(new ConverterState) {}
 
 ImageConverter::~ImageConverter() = default;
 

@@ -43,13 +43,13 @@ enum class OutputFormat { kJpeg, kPng, kRaw };
 const char* OutputFormatName(OutputFormat f);
 
 struct ConvertOptions {
-  ResizeSpec resize;                            // default: keep the size
+  ResizeSpec resize;  // default: keep the size
   Filter filter = Filter::kTriangle;
   int quality = 90;                             // JPEG output, 1..100
   Subsampling subsampling = Subsampling::k420;  // JPEG output with 3 channels: k420 or k444
   int channels = 3;                             // 3 (RGB) or 1 (gray)
   OutputFormat format = OutputFormat::kJpeg;
-  int png_compression_level = 6;                // zlib level 0..9
+  int png_compression_level = 6;  // zlib level 0..9
   // Store the input bytes unchanged after checking that they decode (all processing options
   // above are ignored). JPEGs are checked at 1/8 scale: every byte of entropy-coded data is still
   // decoded, which is what finds damage.
@@ -72,16 +72,16 @@ struct ConvertOptions {
 Status ValidateConvertOptions(const ConvertOptions& options);
 
 struct ConvertedImage {
-  std::string bytes;      // the encoded image (or, for kRaw, height * width * channels pixels)
-  int height = 0;         // of the stored image (the input's, with keep_original)
+  std::string bytes;  // the encoded image (or, for kRaw, height * width * channels pixels)
+  int height = 0;     // of the stored image (the input's, with keep_original)
   int width = 0;
-  int channels = 0;       // 1 or 3; with keep_original, the file's: JPEG 1, 3 or 4 (CMYK), PNG 1..4
+  int channels = 0;             // 1 or 3; with keep_original, the file's: JPEG 1, 3 or 4 (CMYK), PNG 1..4
   const char* format = "";      // "JPEG", "PNG" or "RAW"
   const char* colorspace = "";  // "RGB" or "GRAY"; with keep_original also "CMYK"
   ImageKind source_kind = ImageKind::kUnknown;
-  int source_width = 0;   // the input as stored
+  int source_width = 0;  // the input as stored
   int source_height = 0;
-  bool partial = false;   // allow_partial accepted damaged data
+  bool partial = false;  // allow_partial accepted damaged data
 };
 
 class ImageConverter {

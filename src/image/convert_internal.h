@@ -25,12 +25,12 @@ struct ConverterState {
 
 // Where the output comes from, in stored (not EXIF-rotated) coordinates.
 struct Layout {
-  int orientation = 1;     // applied after resizing; 1 = none
-  int out_width = 0;       // the output as displayed (after orientation)
+  int orientation = 1;  // applied after resizing; 1 = none
+  int out_width = 0;    // the output as displayed (after orientation)
   int out_height = 0;
-  int stored_out_width = 0;   // the output before orientation
+  int stored_out_width = 0;  // the output before orientation
   int stored_out_height = 0;
-  Region stored_region;    // the part of the stored image that becomes the output
+  Region stored_region;  // the part of the stored image that becomes the output
 };
 
 Layout MakeLayout(int stored_width, int stored_height, int orientation, const ResizeSpec& spec);
@@ -38,9 +38,6 @@ Layout MakeLayout(int stored_width, int stored_height, int orientation, const Re
 // kResourceExhausted when the output would be over the pixel limit (a 1-pixel-high image
 // enlarged to --shorter-side N is N times wider than tall).
 Status CheckOutputSize(const Layout& layout, uint64_t max_pixels);
-
-// Scales a region of an image of `from_w` x `from_h` to the same part of a `to_w` x `to_h` image.
-Region ScaleRegion(const Region& r, int from_w, int from_h, int to_w, int to_h);
 
 // Resizes `region` of packed `pixels` (options.channels channels) to the layout's output,
 // orients it and encodes it into *out.

@@ -17,9 +17,9 @@ std::string Dims(int w, int h) { return std::to_string(w) + "x" + std::to_string
 Status CheckPixels(const JpegInfo& info, JpegScale scale, uint64_t max_pixels) {
   if (info.multi_scan) {
     if (uint64_t(info.width) * uint64_t(info.height) > max_pixels) {
-      return Status::ResourceExhausted(std::string(info.progressive ? "progressive" : "multi-scan") + " JPEG of " +
-                                       Dims(info.width, info.height) + " pixels is over the limit of " +
-                                       std::to_string(max_pixels) +
+      return Status::ResourceExhausted(std::string(info.progressive ? "progressive" : "multi-scan") +
+                                       " JPEG of " + Dims(info.width, info.height) +
+                                       " pixels is over the limit of " + std::to_string(max_pixels) +
                                        " pixels (such files are held in memory at full size)");
     }
     return Status::OK();
@@ -36,6 +36,15 @@ Status CheckPixels(const JpegInfo& info, JpegScale scale, uint64_t max_pixels) {
   return Status::OK();
 }
 
+// The part of the image decoded at `scale` that `stored` is of the stored image. The scale is
+// exact: libjpeg turns each 8x8 block into num x num pixels, so a 1836-row image decodes at 1/8
+// to 230 rows of which the last is half padding, and the image ends at row 229.5, not 230.
+Region ScaleRegion(const Region& stored, JpegScale scale) {
+  if (scale.num == scale.denom) return stored;
+  const double s = double(scale.num) / scale.denom;
+  return {stored.x0 * s, stored.y0 * s, stored.x1 * s, stored.y1 * s};
+}
+
 // Verifies that the file decodes (keep_original): at the smallest scale, to gray when possible,
 // which still entropy-decodes every block of every component.
 Status CheckJpeg(ConverterState& st, const ConvertOptions& o, std::string_view input, const JpegInfo& info,
@@ -43,7 +52,8 @@ Status CheckJpeg(ConverterState& st, const ConvertOptions& o, std::string_view i
   JpegScale scale = SmallestJpegScale();
   TFQ_RETURN_IF_ERROR(CheckPixels(info, scale, o.max_pixels));
   const bool cmyk = info.color == JpegColor::kCmyk || info.color == JpegColor::kYcck;
-  TFQ_RETURN_IF_ERROR(st.jpeg_decoder.DecodeToPixels(input, info, scale, cmyk ? DecodeFormat::kCmyk : DecodeFormat::kGray,
+  TFQ_RETURN_IF_ERROR(st.jpeg_decoder.DecodeToPixels(input, info, scale,
+                                                     cmyk ? DecodeFormat::kCmyk : DecodeFormat::kGray,
                                                      o.allow_partial, &st.decoded, &out->partial));
   out->bytes.assign(input.data(), input.size());
   out->width = info.width;
@@ -75,7 +85,7 @@ Status ConvertYuv(ConverterState& st, const ConvertOptions& o, std::string_view 
                   JpegScale scale, const Layout& layout, ConvertedImage* out) {
   YuvImage& in = st.yuv_decoded;
   TFQ_RETURN_IF_ERROR(st.jpeg_decoder.DecodeToYuv(input, info, scale, o.allow_partial, &in, &out->partial));
-  const Region region = ScaleRegion(layout.stored_region, info.width, info.height, in.width, in.height);
+  const Region region = ScaleRegion(layout.stored_region, scale);
   // JPEG output keeps the requested subsampling; RGB output (PNG, raw) needs full chroma.
   const Subsampling sub = o.format == OutputFormat::kJpeg ? o.subsampling : Subsampling::k444;
   YuvImage& res = st.yuv_resized;
@@ -144,9 +154,11 @@ Status ConvertJpeg(ConverterState& st, const ConvertOptions& o, std::string_view
     return ConvertYuv(st, o, input, info, scale, layout, out);
   }
   const bool cmyk = info.color == JpegColor::kCmyk || info.color == JpegColor::kYcck;
-  const DecodeFormat format = cmyk ? DecodeFormat::kCmyk : o.channels == 1 ? DecodeFormat::kGray : DecodeFormat::kRgb;
-  TFQ_RETURN_IF_ERROR(
-      st.jpeg_decoder.DecodeToPixels(input, info, scale, format, o.allow_partial, &st.decoded, &out->partial));
+  const DecodeFormat format = cmyk              ? DecodeFormat::kCmyk
+                              : o.channels == 1 ? DecodeFormat::kGray
+                                                : DecodeFormat::kRgb;
+  TFQ_RETURN_IF_ERROR(st.jpeg_decoder.DecodeToPixels(input, info, scale, format, o.allow_partial, &st.decoded,
+                                                     &out->partial));
   const Image* pixels = &st.decoded;
   if (cmyk) {
     CmykToRgb(st.decoded.view(), info.adobe, &st.converted);
@@ -156,7 +168,7 @@ Status ConvertJpeg(ConverterState& st, const ConvertOptions& o, std::string_view
       pixels = &st.decoded;
     }
   }
-  const Region region = ScaleRegion(layout.stored_region, info.width, info.height, pixels->width, pixels->height);
+  const Region region = ScaleRegion(layout.stored_region, scale);
   return FinishPixels(st, o, pixels->view(), region, layout, out);
 }
 

@@ -25,7 +25,9 @@ int ScaledSide(int side, double scale) {
 Status ValidateResizeSpec(const ResizeSpec& spec) {
   switch (spec.mode) {
     case ResizeMode::kNone:
-      if (spec.crop_center) return Status::InvalidArgument("a centre crop needs a target size (--size or --shorter-side)");
+      if (spec.crop_center) {
+        return Status::InvalidArgument("a centre crop needs a target size (--size or --shorter-side)");
+      }
       return Status::OK();
     case ResizeMode::kExact:
       if (!ValidSide(spec.width) || !ValidSide(spec.height)) {
@@ -36,7 +38,8 @@ Status ValidateResizeSpec(const ResizeSpec& spec) {
     case ResizeMode::kShorterSide:
     case ResizeMode::kMaxSide:
       if (!ValidSide(spec.side)) {
-        return Status::InvalidArgument("image side must be 1..65535 pixels, got " + std::to_string(spec.side));
+        return Status::InvalidArgument("image side must be 1..65535 pixels, got " +
+                                       std::to_string(spec.side));
       }
       if (spec.mode == ResizeMode::kMaxSide && spec.crop_center) {
         return Status::InvalidArgument("a centre crop goes with --size or --shorter-side, not --max-side");
@@ -67,8 +70,7 @@ Status ParseSize(std::string_view text, int* width, int* height) {
 ResizePlan PlanResize(int width, int height, const ResizeSpec& spec) {
   ResizePlan plan{width, height, Region{0, 0, double(width), double(height)}};
   switch (spec.mode) {
-    case ResizeMode::kNone:
-      break;
+    case ResizeMode::kNone: break;
     case ResizeMode::kExact:
       plan.out_width = spec.width;
       plan.out_height = spec.height;
@@ -115,6 +117,7 @@ Region DisplayedToStored(const Region& d, int orientation, int stored_width, int
   const double w = stored_width, h = stored_height;
   // Where the displayed point (u, v) comes from in the stored image (continuous coordinates).
   auto map = [&](double u, double v, double* x, double* y) {
+    // clang-format off
     switch (orientation) {
       case 2: *x = w - u; *y = v; break;
       case 3: *x = w - u; *y = h - v; break;
@@ -125,6 +128,7 @@ Region DisplayedToStored(const Region& d, int orientation, int stored_width, int
       case 8: *x = w - v; *y = u; break;
       default: *x = u; *y = v; break;
     }
+    // clang-format on
   };
   double ax, ay, bx, by;
   map(d.x0, d.y0, &ax, &ay);
@@ -140,6 +144,7 @@ void ApplyOrientation(const ImageView& src, int orientation, const MutableImageV
     // The source of dst(0, y), and the step in bytes from dst(x, y) to dst(x + 1, y).
     const uint8_t* p;
     ptrdiff_t step;
+    // clang-format off
     switch (orientation) {
       case 2: p = src.row(y) + (w - 1) * c; step = -c; break;
       case 3: p = src.row(h - 1 - y) + (w - 1) * c; step = -c; break;
@@ -150,6 +155,7 @@ void ApplyOrientation(const ImageView& src, int orientation, const MutableImageV
       case 8: p = src.row(0) + (w - 1 - y) * c; step = stride; break;
       default: p = src.row(y); step = c; break;
     }
+    // clang-format on
     uint8_t* out = dst.row(y);
     if (c == 1) {
       for (int x = 0; x < dst.width; ++x, p += step) out[x] = *p;

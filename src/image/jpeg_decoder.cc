@@ -28,8 +28,8 @@ bool Contains(const std::string& s, const char* part) { return s.find(part) != s
 bool WarningLosesData(const std::string& m) {
   if (Contains(m, "extraneous bytes before marker")) return !Contains(m, "marker 0xd9");
   return Contains(m, "Premature end") || Contains(m, "premature end") || Contains(m, "bad Huffman code") ||
-         Contains(m, "bad arithmetic code") || Contains(m, "instead of RST") ||
-         Contains(m, "must resync") || Contains(m, "Corrupt JPEG data: found marker");
+         Contains(m, "bad arithmetic code") || Contains(m, "instead of RST") || Contains(m, "must resync") ||
+         Contains(m, "Corrupt JPEG data: found marker");
 }
 
 Status WarningError(const std::string& m) {
@@ -68,7 +68,10 @@ JpegDecoder::~JpegDecoder() {
 Status JpegDecoder::ResetHandle() {
   if (handle_) tjDestroy(H(handle_));
   handle_ = tjInitDecompress();
-  if (!handle_) return Status::ResourceExhausted("cannot create a TurboJPEG decompressor: " + CleanMessage(tjGetErrorStr2(nullptr)));
+  if (!handle_) {
+    return Status::ResourceExhausted("cannot create a TurboJPEG decompressor: " +
+                                     CleanMessage(tjGetErrorStr2(nullptr)));
+  }
   return Status::OK();
 }
 
@@ -111,8 +114,8 @@ bool JpegDecoder::CanDecodeToYuv(std::string_view bytes, const JpegInfo& info, S
   return w == info.width && h == info.height && ToSubsampling(samp, subsampling);
 }
 
-Status JpegDecoder::DecodeToYuv(std::string_view bytes, const JpegInfo& info, JpegScale scale, bool allow_partial,
-                                YuvImage* out, bool* partial) {
+Status JpegDecoder::DecodeToYuv(std::string_view bytes, const JpegInfo& info, JpegScale scale,
+                                bool allow_partial, YuvImage* out, bool* partial) {
   Subsampling s;
   if (!CanDecodeToYuv(bytes, info, &s)) {
     return Status::Internal("JPEG cannot be decoded to YCbCr planes");
@@ -127,8 +130,8 @@ Status JpegDecoder::DecodeToYuv(std::string_view bytes, const JpegInfo& info, Jp
           planes[p] = out->planes[p].pixels.data();
           strides[p] = out->planes[p].width;
         }
-        return tjDecompressToYUVPlanes(handle, reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size(),
-                                       planes, w, strides, h, flags);
+        return tjDecompressToYUVPlanes(handle, reinterpret_cast<const unsigned char*>(bytes.data()),
+                                       bytes.size(), planes, w, strides, h, flags);
       },
       allow_partial, partial);
 }
@@ -137,7 +140,8 @@ Status JpegDecoder::DecodeToPixels(std::string_view bytes, const JpegInfo& info,
                                    DecodeFormat format, bool allow_partial, Image* out, bool* partial) {
   bool cmyk_file = info.color == JpegColor::kCmyk || info.color == JpegColor::kYcck;
   if (cmyk_file != (format == DecodeFormat::kCmyk)) {
-    return Status::Internal(std::string("cannot decode a ") + JpegColorName(info.color) + " JPEG to this format");
+    return Status::Internal(std::string("cannot decode a ") + JpegColorName(info.color) +
+                            " JPEG to this format");
   }
   int pf = format == DecodeFormat::kGray ? TJPF_GRAY : format == DecodeFormat::kRgb ? TJPF_RGB : TJPF_CMYK;
   int w = ScaledDim(info.width, scale), h = ScaledDim(info.height, scale);

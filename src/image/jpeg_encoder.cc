@@ -20,12 +20,22 @@ JpegEncoder::~JpegEncoder() {
   if (handle_) tjDestroy(H(handle_));
 }
 
+Status JpegEncoder::EnsureHandle() {
+  if (!handle_) handle_ = tjInitCompress();
+  if (!handle_) return Status::ResourceExhausted("cannot create a TurboJPEG compressor");
+  return Status::OK();
+}
+
 Status JpegEncoder::Finish(int rc, std::string* out) {
   if (rc != 0) {
     std::string msg = tjGetErrorStr2(H(handle_));
-    // As with decompression, a handle that failed is not trusted again.
+    // As with decompression, a handle that failed is not trusted again; nor is its buffer (a new
+    // handle would not know its capacity and would leak it when growing).
     tjDestroy(H(handle_));
     handle_ = nullptr;
+    tjFree(buffer_);
+    buffer_ = nullptr;
+    buffer_size_ = 0;
     return Status::Internal("JPEG encoding failed: " + msg);
   }
   out->assign(reinterpret_cast<const char*>(buffer_), buffer_size_);
@@ -33,7 +43,7 @@ Status JpegEncoder::Finish(int rc, std::string* out) {
 }
 
 Status JpegEncoder::Encode(const ImageView& image, int quality, Subsampling subsampling, std::string* out) {
-  if (!handle_ && !(handle_ = tjInitCompress())) return Status::ResourceExhausted("cannot create a TurboJPEG compressor");
+  TFQ_RETURN_IF_ERROR(EnsureHandle());
   int pf = image.channels == 1 ? TJPF_GRAY : TJPF_RGB;
   int samp = image.channels == 1 ? TJSAMP_GRAY : static_cast<int>(subsampling);
   // With a buffer from an earlier call, TurboJPEG reuses it and grows it when needed.
@@ -43,7 +53,7 @@ Status JpegEncoder::Encode(const ImageView& image, int quality, Subsampling subs
 }
 
 Status JpegEncoder::EncodeYuv(const YuvImage& image, int quality, std::string* out) {
-  if (!handle_ && !(handle_ = tjInitCompress())) return Status::ResourceExhausted("cannot create a TurboJPEG compressor");
+  TFQ_RETURN_IF_ERROR(EnsureHandle());
   const unsigned char* planes[3] = {};
   int strides[3] = {};
   for (int p = 0; p < image.num_planes(); ++p) {
@@ -51,7 +61,8 @@ Status JpegEncoder::EncodeYuv(const YuvImage& image, int quality, std::string* o
     strides[p] = image.planes[p].width;
   }
   int rc = tjCompressFromYUVPlanes(H(handle_), planes, image.width, strides, image.height,
-                                   static_cast<int>(image.subsampling), &buffer_, &buffer_size_, quality, kEncodeFlags);
+                                   static_cast<int>(image.subsampling), &buffer_, &buffer_size_, quality,
+                                   kEncodeFlags);
   return Finish(rc, out);
 }
 

@@ -28,10 +28,11 @@ class JpegEncoder {
   Status EncodeYuv(const YuvImage& image, int quality, std::string* out);
 
  private:
+  Status EnsureHandle();
   Status Finish(int rc, std::string* out);
 
-  void* handle_ = nullptr;            // tjhandle
-  unsigned char* buffer_ = nullptr;   // tjAlloc'ed, grown by TurboJPEG
+  void* handle_ = nullptr;           // tjhandle
+  unsigned char* buffer_ = nullptr;  // tjAlloc'ed, grown by TurboJPEG
   unsigned long buffer_size_ = 0;
 };
 

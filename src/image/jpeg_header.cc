@@ -67,10 +67,13 @@ Status ParseFrame(int marker, std::string_view seg, size_t pos, JpegInfo* info) 
   info->arithmetic = marker >= 0xC9;
   // The colour space is decided once the whole header is read (JFIF/Adobe markers may follow);
   // remember what the component ids say.
-  info->color = n == 1 ? JpegColor::kGray
-                : n == 4 ? JpegColor::kCmyk
-                : (ids[0] == 'R' && ids[1] == 'G' && ids[2] == 'B') ? JpegColor::kRgb
-                                                                    : JpegColor::kYCbCr;
+  if (n == 1) {
+    info->color = JpegColor::kGray;
+  } else if (n == 4) {
+    info->color = JpegColor::kCmyk;
+  } else {
+    info->color = ids[0] == 'R' && ids[1] == 'G' && ids[2] == 'B' ? JpegColor::kRgb : JpegColor::kYCbCr;
+  }
   return Status::OK();
 }
 
@@ -99,6 +102,25 @@ const char* JpegColorName(JpegColor c) {
     case JpegColor::kYcck: return "YCCK";
   }
   return "?";
+}
+
+const char* JpegSubsamplingName(const JpegInfo& info) {
+  if (info.components == 1) return "gray";
+  const int h = info.h_samp[0], v = info.v_samp[0];
+  bool all_equal = true, chroma_single = true;
+  for (int c = 1; c < info.components; ++c) {
+    const bool same = info.h_samp[c] == h && info.v_samp[c] == v;
+    all_equal &= same;
+    // The K of a CMYK/YCCK file is sampled like the first component.
+    chroma_single &= (info.h_samp[c] == 1 && info.v_samp[c] == 1) || (c == 3 && same);
+  }
+  if (all_equal) return "4:4:4";  // however the factors are written (1x1 or 2x2 everywhere)
+  if (!chroma_single) return "other";
+  if (h == 2 && v == 1) return "4:2:2";
+  if (h == 2 && v == 2) return "4:2:0";
+  if (h == 1 && v == 2) return "4:4:0";
+  if (h == 4 && v == 1) return "4:1:1";
+  return "other";
 }
 
 Result<JpegInfo> ParseJpegHeader(std::string_view b) {
@@ -141,7 +163,9 @@ Result<JpegInfo> ParseJpegHeader(std::string_view b) {
       TFQ_RETURN_IF_ERROR(ParseFrame(marker, seg, marker_pos, &info));
       have_frame = true;
     } else if (marker == kSos) {
-      if (!have_frame) return Status::Corruption("corrupt JPEG: a scan before the frame header" + At(marker_pos));
+      if (!have_frame) {
+        return Status::Corruption("corrupt JPEG: a scan before the frame header" + At(marker_pos));
+      }
       info.scan_offset = marker_pos;
       // A sequential file whose first scan holds every component has exactly one scan.
       info.multi_scan = info.progressive || seg.empty() || U8(seg, 0) < info.components;

@@ -32,14 +32,18 @@ struct JpegInfo {
   // Progressive, or sequential with one scan per component: libjpeg then keeps every DCT
   // coefficient of the full-size image in memory, whatever the scaling factor.
   bool multi_scan = false;
-  int h_samp[4] = {};        // sampling factors per component (1..4)
+  int h_samp[4] = {};  // sampling factors per component (1..4)
   int v_samp[4] = {};
   bool jfif = false;
-  bool adobe = false;         // an APP14 "Adobe" marker: CMYK/YCCK values are stored inverted
-  int adobe_transform = -1;   // its colour transform code, -1 without the marker
-  int orientation = 1;        // EXIF orientation of the first APP1 "Exif" segment, 1..8
-  size_t scan_offset = 0;     // byte offset of the first SOS marker
+  bool adobe = false;        // an APP14 "Adobe" marker: CMYK/YCCK values are stored inverted
+  int adobe_transform = -1;  // its colour transform code, -1 without the marker
+  int orientation = 1;       // EXIF orientation of the first APP1 "Exif" segment, 1..8
+  size_t scan_offset = 0;    // byte offset of the first SOS marker
 };
+
+// "4:4:4", "4:2:2", "4:2:0", "4:4:0", "4:1:1", "gray" or "other": the chroma subsampling the
+// sampling factors describe (chroma components 1x1 and luma HxV; CMYK files count all four).
+const char* JpegSubsamplingName(const JpegInfo& info);
 
 // Parses the markers from SOI up to the first SOS. Errors:
 //   kInvalidData  not a JPEG; 12-bit or 16-bit samples; lossless or hierarchical coding; other

@@ -23,11 +23,11 @@ namespace tfq::image {
 struct PngInfo {
   int width = 0;
   int height = 0;
-  int bit_depth = 0;       // as stored: 1, 2, 4, 8 or 16
-  int stored_channels = 0; // after palette expansion, counting alpha or tRNS: 1 (gray) .. 4 (RGBA)
+  int bit_depth = 0;        // as stored: 1, 2, 4, 8 or 16
+  int stored_channels = 0;  // after palette expansion, counting alpha or tRNS: 1 (gray) .. 4 (RGBA)
   bool palette = false;
   bool interlaced = false;
-  int orientation = 1;     // from an eXIf chunk before the image data, 1..8
+  int orientation = 1;  // from an eXIf chunk before the image data, 1..8
 };
 
 class PngDecoder {
@@ -39,8 +39,8 @@ class PngDecoder {
   Status Decode(std::string_view bytes, int channels, uint64_t max_pixels, Image* out, PngInfo* info);
 
  private:
-  Image stored_;     // the pixels as libpng delivers them, when they need converting
-  Image composited_; // after alpha compositing
+  Image stored_;      // the pixels as libpng delivers them, when they need converting
+  Image composited_;  // after alpha compositing
   std::vector<uint8_t*> rows_;
 };
 

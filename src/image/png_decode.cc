@@ -24,7 +24,7 @@ struct PngReadContext {
   PngInfo info;
   bool too_large;
   bool truncated;
-  Image* target;      // set by ReadPng: the image libpng wrote into
+  Image* target;  // set by ReadPng: the image libpng wrote into
   char message[256];
 };
 
@@ -94,7 +94,8 @@ bool ReadPng(png_structp png, png_infop pinfo, PngReadContext* ctx) {
 
 }  // namespace
 
-Status PngDecoder::Decode(std::string_view bytes, int channels, uint64_t max_pixels, Image* out, PngInfo* info) {
+Status PngDecoder::Decode(std::string_view bytes, int channels, uint64_t max_pixels, Image* out,
+                          PngInfo* info) {
   PngReadContext ctx{};
   ctx.data = reinterpret_cast<const unsigned char*>(bytes.data());
   ctx.size = bytes.size();

@@ -45,7 +45,8 @@ void HorizontalRows(const ImageView& src, int col_offset, const AxisWeights& w, 
   }
 }
 
-void HorizontalPass3(const ImageView& src, int col_offset, const AxisWeights& w, const MutableImageView& dst) {
+void HorizontalPass3(const ImageView& src, int col_offset, const AxisWeights& w,
+                     const MutableImageView& dst) {
   switch (w.taps) {
     case 2: return HorizontalRows<3, 2>(src, col_offset, w, dst);
     case 3: return HorizontalRows<3, 3>(src, col_offset, w, dst);
@@ -91,7 +92,8 @@ void Resizer::Resize(const ImageView& src, const Region& region, Filter filter, 
   const bool need_h = !IsIdentity(src.width, region.x0, region.x1, dst.width);
   const bool need_v = !IsIdentity(src.height, region.y0, region.y1, dst.height);
   if (!need_h && !need_v) {
-    for (int y = 0; y < dst.height; ++y) std::memcpy(dst.row(y), src.row(y), static_cast<size_t>(dst.width) * c);
+    for (int y = 0; y < dst.height; ++y)
+      std::memcpy(dst.row(y), src.row(y), static_cast<size_t>(dst.width) * c);
     return;
   }
   if (!need_h) {

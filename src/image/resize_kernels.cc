@@ -3,7 +3,8 @@
 
 namespace tfq::image::kernels {
 
-void VerticalRange(const uint8_t* const* rows, const int16_t* coeffs, int taps, int begin, int end, uint8_t* out) {
+void VerticalRange(const uint8_t* const* rows, const int16_t* coeffs, int taps, int begin, int end,
+                   uint8_t* out) {
   // Row chunks keep the accumulators in L1; the compiler vectorises the inner loops.
   constexpr int kChunk = 1024;
   int32_t acc[kChunk];

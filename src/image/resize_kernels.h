@@ -14,8 +14,10 @@
 
 namespace tfq::image::kernels {
 
-using VerticalRowFn = void (*)(const uint8_t* const* rows, const int16_t* coeffs, int taps, int n, uint8_t* out);
-using HorizontalRow1Fn = void (*)(const uint8_t* in, int in_len, int offset, const AxisWeights& w, uint8_t* out);
+using VerticalRowFn = void (*)(const uint8_t* const* rows, const int16_t* coeffs, int taps, int n,
+                               uint8_t* out);
+using HorizontalRow1Fn = void (*)(const uint8_t* in, int in_len, int offset, const AxisWeights& w,
+                                  uint8_t* out);
 
 struct Kernels {
   const char* name;
@@ -41,7 +43,8 @@ inline uint8_t Clamp8(int32_t v) {
 constexpr int32_t kRound = 1 << (AxisWeights::kBits - 1);
 
 // VerticalRow for i in [begin, end) only.
-void VerticalRange(const uint8_t* const* rows, const int16_t* coeffs, int taps, int begin, int end, uint8_t* out);
+void VerticalRange(const uint8_t* const* rows, const int16_t* coeffs, int taps, int begin, int end,
+                   uint8_t* out);
 // Output x of a one-channel horizontal pass, portably (used for the tails of the SIMD variants).
 inline uint8_t HorizontalOne(const uint8_t* in, int offset, const AxisWeights& w, int x) {
   const int16_t* c = &w.coeffs[static_cast<size_t>(x) * w.stride];

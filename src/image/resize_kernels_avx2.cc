@@ -36,11 +36,15 @@ void VerticalRowAvx2(const uint8_t* const* rows, const int16_t* coeffs, int taps
     for (__m256i& a : acc) a = _mm256_set1_epi32(kRound);
     int k = 0;
     for (; k + 1 < taps; k += 2) {
-      MultiplyAddRows(Load32(rows[k] + x), Load32(rows[k + 1] + x), PairWeights256(coeffs[k], coeffs[k + 1]), acc);
+      MultiplyAddRows(Load32(rows[k] + x), Load32(rows[k + 1] + x), PairWeights256(coeffs[k], coeffs[k + 1]),
+                      acc);
     }
-    if (k < taps) MultiplyAddRows(Load32(rows[k] + x), _mm256_setzero_si256(), PairWeights256(coeffs[k], 0), acc);
+    if (k < taps) {
+      MultiplyAddRows(Load32(rows[k] + x), _mm256_setzero_si256(), PairWeights256(coeffs[k], 0), acc);
+    }
     for (__m256i& a : acc) a = _mm256_srai_epi32(a, AxisWeights::kBits);
-    const __m256i px = _mm256_packus_epi16(_mm256_packs_epi32(acc[0], acc[1]), _mm256_packs_epi32(acc[2], acc[3]));
+    const __m256i px =
+        _mm256_packus_epi16(_mm256_packs_epi32(acc[0], acc[1]), _mm256_packs_epi32(acc[2], acc[3]));
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + x), px);
   }
   VerticalRange(rows, coeffs, taps, x, n, out);
@@ -73,8 +77,10 @@ void HorizontalRow1Avx2(const uint8_t* in, int in_len, int offset, const AxisWei
       __m256i v[4];
       for (int j = 0; j < 4; ++j) {
         const int a = x + 2 * j;
-        const __m128i px = _mm_unpacklo_epi64(Load8(in + (w.start[a] - offset)), Load8(in + (w.start[a + 1] - offset)));
-        const __m256i c = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(&w.coeffs[static_cast<size_t>(a) * 8]));
+        const __m128i px =
+            _mm_unpacklo_epi64(Load8(in + (w.start[a] - offset)), Load8(in + (w.start[a + 1] - offset)));
+        const __m256i c =
+            _mm256_loadu_si256(reinterpret_cast<const __m256i*>(&w.coeffs[static_cast<size_t>(a) * 8]));
         v[j] = _mm256_madd_epi16(_mm256_cvtepu8_epi16(px), c);
       }
       // hadd twice: lane 0 holds outputs x, x+2, x+4, x+6 and lane 1 x+1, x+3, x+5, x+7.
@@ -91,7 +97,8 @@ void HorizontalRow1Avx2(const uint8_t* in, int in_len, int offset, const AxisWei
         int k = 0;
         for (; k + 16 <= stride; k += 16) {
           const __m256i px = _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + k)));
-          acc = _mm256_add_epi32(acc, _mm256_madd_epi16(px, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(c + k))));
+          acc = _mm256_add_epi32(
+              acc, _mm256_madd_epi16(px, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(c + k))));
         }
         if (k < stride) {  // 8 taps left
           const __m128i px = _mm_cvtepu8_epi16(Load8(p + k));

@@ -67,7 +67,8 @@ void HorizontalRow1Sse2(const uint8_t* in, int in_len, int offset, const AxisWei
   for (; x + 4 <= wide_end; x += 4) {
     __m128i s[4];
     for (int j = 0; j < 4; ++j) {
-      s[j] = DotProduct(in + (w.start[x + j] - offset), &w.coeffs[static_cast<size_t>(x + j) * stride], stride);
+      s[j] =
+          DotProduct(in + (w.start[x + j] - offset), &w.coeffs[static_cast<size_t>(x + j) * stride], stride);
     }
     // Transpose-and-add: lane j of r is the total of s[j].
     const __m128i t0 = _mm_add_epi32(_mm_unpacklo_epi32(s[0], s[1]), _mm_unpackhi_epi32(s[0], s[1]));

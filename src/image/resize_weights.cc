@@ -40,11 +40,8 @@ double FilterValue(Filter filter, double x) {
     case Filter::kBox:
       // Half-open, so that a sample exactly between two pixels belongs to one of them.
       return x > -0.5 && x <= 0.5 ? 1.0 : 0.0;
-    case Filter::kTriangle:
-      x = std::fabs(x);
-      return x < 1.0 ? 1.0 - x : 0.0;
-    case Filter::kLanczos3:
-      return x > -3.0 && x < 3.0 ? Sinc(x) * Sinc(x / 3.0) : 0.0;
+    case Filter::kTriangle: x = std::fabs(x); return x < 1.0 ? 1.0 - x : 0.0;
+    case Filter::kLanczos3: return x > -3.0 && x < 3.0 ? Sinc(x) * Sinc(x / 3.0) : 0.0;
   }
   return 0.0;
 }

@@ -32,7 +32,8 @@ bool EndFile(const ReadContext& context, FileTask* task, Status status, Status* 
 }  // namespace
 
 bool ReadBurst(const ReadContext& context, FileTask* task, size_t max_records, size_t max_bytes,
-               std::vector<Record>* out, Status* end, SkipStats* skips) {
+               std::vector<std::string>* spare, std::vector<Record>* out, Status* end,
+               SkipStats* skips) {
   if (!task->opened) {
     task->opened = true;
     const std::string& path = (*context.files)[task->file];
@@ -56,6 +57,10 @@ bool ReadBurst(const ReadContext& context, FileTask* task, size_t max_records, s
   while (records < max_records && bytes < max_bytes) {
     if (!reader.Read(&data)) return EndFile(context, task, reader.status(), end, skips);
     Record& record = out->emplace_back();
+    if (!spare->empty()) {
+      record.data = std::move(spare->back());
+      spare->pop_back();
+    }
     record.data.assign(data.data(), data.size());
     record.source.file = task->file;
     record.source.epoch = task->epoch;

@@ -51,8 +51,10 @@ struct ReadContext {
 // have more; false when it has ended, with *end OK at a clean end or the error that ended it.
 // With OnError::kSkip an error ends the file with *end OK and is counted in *skips (and the
 // reader's dropped records are counted when the file ends). Releases the file when it ends.
+// Records reuse the strings of *spare (taken from its back) before allocating new ones.
 bool ReadBurst(const ReadContext& context, FileTask* task, size_t max_records, size_t max_bytes,
-               std::vector<Record>* out, Status* end, SkipStats* skips);
+               std::vector<std::string>* spare, std::vector<Record>* out, Status* end,
+               SkipStats* skips);
 
 }  // namespace tfq::pipeline::internal
 

@@ -20,7 +20,11 @@ size_t ReaderThreadCount(const ReadOptions& options) {
 }  // namespace
 
 Interleaver::Interleaver(const std::vector<std::string>* files, const ReadOptions& options)
-    : files_(files), options_(options), slots_(options.cycle_length) {
+    : files_(files),
+      options_(options),
+      slots_(options.cycle_length),
+      pool_(options.cycle_length * options.file_buffer_records,
+            options.cycle_length * options.file_buffer_bytes, options.file_buffer_bytes) {
   context_.files = files_;
   context_.compression = options_.compression;
   context_.max_record_bytes = options_.max_record_bytes;
@@ -111,6 +115,7 @@ void Interleaver::Deliver(internal::FileTask* task, std::vector<Record>* burst) 
 
 void Interleaver::ReaderLoop() {
   std::vector<Record> burst;
+  std::vector<std::string> spare;
   SkipStats skips;
   std::unique_lock<std::mutex> lock(mu_);
   while (true) {
@@ -127,9 +132,10 @@ void Interleaver::ReaderLoop() {
       const size_t max_bytes =
           std::min(kBurstBytes, options_.file_buffer_bytes - task->buffered_bytes);
       lock.unlock();
+      if (spare.size() < max_records) pool_.Take(max_records - spare.size(), &spare);
       Status end;
-      const bool more =
-          internal::ReadBurst(context_, task.get(), max_records, max_bytes, &burst, &end, &skips);
+      const bool more = internal::ReadBurst(context_, task.get(), max_records, max_bytes, &spare,
+                                            &burst, &end, &skips);
       lock.lock();
       if (!skips.empty() || !skips.messages.empty()) {
         skips_.Merge(skips);
@@ -144,7 +150,7 @@ void Interleaver::ReaderLoop() {
         task->finished = true;
         task->status = std::move(end);
         // Out of order, the first error is everyone's error at once; in order it waits for
-        // its turn in the cycle (NextDeterministic).
+        // its turn in the cycle (FillDeterministic).
         if (!task->status.ok() && !options_.deterministic && error_.ok() && !cancelled_) {
           error_ = task->status;
           CancelLocked();
@@ -171,40 +177,42 @@ void Interleaver::AdvanceToNextSlot() {
   cycle_index_ = (cycle_index_ + 1) % slots_.size();
 }
 
-void Interleaver::Take(internal::FileTask* task, size_t n, Record* out) {
+void Interleaver::Take(internal::FileTask* task, size_t n) {
   for (size_t i = 0; i < n; ++i) {
     Record& front = task->buffer.front();
     task->buffered_bytes -= front.data.size();
-    if (i == 0) {
-      *out = std::move(front);
-    } else {
-      ready_.push_back(std::move(front));
-    }
+    ready_.push_back(std::move(front));
     task->buffer.pop_front();
   }
 }
 
-Interleaver::Step Interleaver::NextDeterministic(Record* out) {
+Interleaver::Step Interleaver::FillDeterministic() {
   const size_t cycle = slots_.size();
-  while (true) {
+  size_t taken = 0;
+  while (taken < kTakeRecords) {
     // The slot whose turn it is: the current one, or the next occupied one (empty slots only
     // remain once the file list is used up, and are skipped as in tf.data).
     size_t i = 0;
     while (i < cycle && !slots_[(cycle_index_ + i) % cycle]) ++i;
-    if (i == cycle) return Step::kEnd;
+    if (i == cycle) return taken > 0 ? Step::kRecords : Step::kEnd;
     if (i > 0) {
       cycle_index_ = (cycle_index_ + i) % cycle;
       block_index_ = 0;
     }
     const Task& task = slots_[cycle_index_];
     if (!task->buffer.empty()) {
-      const size_t n = std::min(options_.block_length - block_index_, task->buffer.size());
-      Take(task.get(), n, out);
+      const size_t n = std::min({options_.block_length - block_index_, task->buffer.size(),
+                                 kTakeRecords - taken});
+      Take(task.get(), n);
       MaybeQueue(task);
+      taken += n;
       block_index_ += n;
       if (block_index_ == options_.block_length) AdvanceToNextSlot();
-      return Step::kRecord;
+      continue;
     }
+    // Hand out what was taken before waiting or failing: the state stays at this slot, so the
+    // next call resumes exactly here.
+    if (taken > 0) return Step::kRecords;
     if (!task->finished) {
       awaited_ = task.get();
       return Step::kWait;
@@ -218,69 +226,76 @@ Interleaver::Step Interleaver::NextDeterministic(Record* out) {
     slots_[cycle_index_] = NextTask();
     AdvanceToNextSlot();
   }
+  return Step::kRecords;
 }
 
-Interleaver::Step Interleaver::NextAnyReady(Record* out) {
+Interleaver::Step Interleaver::FillAnyReady() {
   const size_t cycle = slots_.size();
-  while (true) {
+  size_t taken = 0;
+  bool progress = true;
+  while (taken < kTakeRecords && progress) {
+    progress = false;
     bool any_open = false;
-    bool refilled = false;
-    for (size_t i = 0; i < cycle && !refilled; ++i) {
-      const size_t index = (cycle_index_ + i) % cycle;
+    const size_t start = cycle_index_;
+    for (size_t i = 0; i < cycle && taken < kTakeRecords; ++i) {
+      const size_t index = (start + i) % cycle;
       Task& task = slots_[index];
       if (!task) continue;
       any_open = true;
       if (!task->buffer.empty()) {
-        Take(task.get(), std::min(options_.block_length, task->buffer.size()), out);
+        const size_t n =
+            std::min({options_.block_length, task->buffer.size(), kTakeRecords - taken});
+        Take(task.get(), n);
         MaybeQueue(task);
+        taken += n;
         cycle_index_ = (index + 1) % cycle;
-        return Step::kRecord;
-      }
-      if (task->finished) {
+        progress = true;
+      } else if (task->finished) {
         if (!task->status.ok()) {  // normally raised by its reader thread already
+          if (taken > 0) return Step::kRecords;
           if (error_.ok()) error_ = task->status;
           CancelLocked();
           return Step::kError;
         }
         task = NextTask();
-        refilled = true;
+        progress = true;
       }
     }
-    if (refilled) continue;
-    if (!any_open) return Step::kEnd;
-    awaited_ = nullptr;
-    return Step::kWait;
+    if (!any_open) return taken > 0 ? Step::kRecords : Step::kEnd;
   }
+  if (taken > 0) return Step::kRecords;
+  awaited_ = nullptr;
+  return Step::kWait;
 }
 
 bool Interleaver::Next(Record* out, Status* status) {
-  if (!ready_.empty()) {
-    *out = std::move(ready_.front());
-    ready_.pop_front();
-    return true;
-  }
-  std::unique_lock<std::mutex> lock(mu_);
-  while (true) {
-    if (!error_.ok()) {
-      *status = error_;
-      return false;
-    }
-    if (cancelled_) {
-      *status = Status::Cancelled("pipeline stopped");
-      return false;
-    }
-    const Step step = options_.deterministic ? NextDeterministic(out) : NextAnyReady(out);
-    if (step == Step::kRecord) return true;
-    if (step == Step::kEnd) {
-      *status = Status::OK();
-      return false;
-    }
-    if (step == Step::kWait) {
-      consumer_waiting_ = true;
-      data_cv_.wait(lock);
-      consumer_waiting_ = false;
+  if (ready_.empty()) {
+    std::unique_lock<std::mutex> lock(mu_);
+    while (true) {
+      if (!error_.ok()) {
+        *status = error_;
+        return false;
+      }
+      if (cancelled_) {
+        *status = Status::Cancelled("pipeline stopped");
+        return false;
+      }
+      const Step step = options_.deterministic ? FillDeterministic() : FillAnyReady();
+      if (step == Step::kRecords) break;
+      if (step == Step::kEnd) {
+        *status = Status::OK();
+        return false;
+      }
+      if (step == Step::kWait) {
+        consumer_waiting_ = true;
+        data_cv_.wait(lock);
+        consumer_waiting_ = false;
+      }
     }
   }
+  *out = std::move(ready_.front());
+  ready_.pop_front();
+  return true;
 }
 
 }  // namespace tfq::pipeline

@@ -21,7 +21,7 @@
 // With OnError::kSkip nothing stops: problems are counted (skip_stats()).
 //
 // Memory: at most cycle_length * file_buffer_records records are buffered (and per file at most
-// file_buffer_bytes plus one record), plus block_length records handed to the consumer's side.
+// file_buffer_bytes plus one record), plus kTakeRecords (64) moved to the consumer's side at once.
 //
 // Thread safety: StartEpoch and Next are called from one consumer thread. Shutdown and
 // skip_stats may be called from any thread; Shutdown makes a blocked Next return kCancelled.
@@ -41,11 +41,15 @@
 #include "pipeline/file_reading.h"
 #include "pipeline/options.h"
 #include "pipeline/record.h"
+#include "pipeline/string_pool.h"
 
 namespace tfq::pipeline {
 
 class Interleaver {
  public:
+  // The most records the consumer takes from the buffers under one hold of the lock.
+  static constexpr size_t kTakeRecords = 64;
+
   // `files` must outlive the Interleaver. Starts the reader threads, which wait for an epoch.
   Interleaver(const std::vector<std::string>* files, const ReadOptions& options);
   ~Interleaver();  // Shutdown()
@@ -67,6 +71,10 @@ class Interleaver {
 
   SkipStats skip_stats() const;
 
+  // Where whoever is done with a Record's string may hand it back for the readers to reuse
+  // (optional). Holds at most as much as the read-ahead buffers do.
+  StringPool* string_pool() { return &pool_; }
+
  private:
   using Task = std::shared_ptr<internal::FileTask>;
 
@@ -79,12 +87,13 @@ class Interleaver {
   // The next file of the epoch for a slot, or null when the list is used up.
   Task NextTask();
   void AdvanceToNextSlot();
-  // Moves up to `n` records of the task's buffer to ready_, the first into *out.
-  void Take(internal::FileTask* task, size_t n, Record* out);
-  // One step of the two merge orders; kWait means wait for a reader.
-  enum class Step { kRecord, kEnd, kError, kWait };
-  Step NextDeterministic(Record* out);
-  Step NextAnyReady(Record* out);
+  // Moves the first `n` records of the task's buffer to ready_.
+  void Take(internal::FileTask* task, size_t n);
+  // Move up to kTakeRecords records to ready_ in the two merge orders, in one hold of the lock.
+  // kRecords: some were taken; kWait: none yet, wait for a reader.
+  enum class Step { kRecords, kEnd, kError, kWait };
+  Step FillDeterministic();
+  Step FillAnyReady();
   void CancelLocked();
 
   const std::vector<std::string>* const files_;
@@ -107,8 +116,10 @@ class Interleaver {
   Status error_;                      // the error returned by Next, once one happened
   SkipStats skips_;
 
-  std::deque<Record> ready_;  // consumer-side: records taken in one lock, handed out one by one
+  // The consumer's side: records taken under one lock, handed out one by one without it.
+  std::deque<Record> ready_;
 
+  StringPool pool_;
   std::mutex join_mu_;  // serializes Shutdown
   std::vector<std::thread> threads_;
 };

@@ -70,11 +70,12 @@ SkipStats Pipeline::skip_stats() const {
 
 uint64_t Pipeline::max_buffered_records() const {
   const ReadOptions& r = options_.read;
-  // Reader buffers (including bursts in progress) and the records taken for the current block;
-  // the shuffle buffer; chunks in flight plus the one the feeder fills; the consumer's pending
-  // rows (less than a chunk plus a batch) and the batch it holds.
-  return r.cycle_length * r.file_buffer_records + r.block_length + r.shuffle_buffer_size +
-         (max_in_flight_ + 1) * chunk_records_ + chunk_records_ + 2 * options_.batch_size;
+  // Reader buffers (including bursts in progress) and what the feeder took from them at once;
+  // the shuffle buffer and its incoming record; chunks in flight plus the one the feeder fills;
+  // the consumer's pending rows (less than a chunk plus a batch) and the batch it holds.
+  return r.cycle_length * r.file_buffer_records + Interleaver::kTakeRecords +
+         r.shuffle_buffer_size + 1 + (max_in_flight_ + 1) * chunk_records_ + chunk_records_ +
+         2 * options_.batch_size;
 }
 
 // --- Feeder thread: records from the stream, cut into chunks of whole batches. ---
@@ -147,6 +148,7 @@ void Pipeline::ParseChunk(ExampleParser* parser, RawChunk* raw, ParsedChunk* par
 void Pipeline::ParseLoop() {
   ExampleParser parser(&options_.features);
   SkipStats skips;
+  std::vector<std::string> done;
   std::unique_lock<std::mutex> lock(mu_);
   while (true) {
     parse_cv_.wait(lock, [this] { return stopping_ || !to_parse_.empty(); });
@@ -162,7 +164,9 @@ void Pipeline::ParseLoop() {
     }
     lock.unlock();
     ParseChunk(&parser, &raw, &parsed, &skips);
-    raw = RawChunk();  // free the records before taking the lock
+    for (Record& record : raw.records) done.push_back(std::move(record.data));
+    stream_->string_pool()->Give(&done);  // parsed (or moved into the batch): reuse the memory
+    raw = RawChunk();
     lock.lock();
     if (!skips.empty()) {
       parse_skips_.Merge(skips);
@@ -180,6 +184,8 @@ void Pipeline::ParseLoop() {
 // --- The consumer. ---
 
 Pipeline::Take Pipeline::TakeChunk(ParsedChunk* chunk, Status* end_status) {
+  // Handed-back batches go to the parse threads, their record strings to the readers.
+  for (Batch& batch : consumer_spare_) stream_->string_pool()->Give(&batch.records);
   std::unique_lock<std::mutex> lock(mu_);
   for (Batch& batch : consumer_spare_) {
     if (spare_.size() >= max_in_flight_) break;

@@ -46,6 +46,8 @@ class RecordStream {
 
   void Shutdown();
   SkipStats skip_stats() const { return interleaver_->skip_stats(); }
+  // Hand the strings of consumed records back here for reuse (optional; any thread).
+  StringPool* string_pool() { return interleaver_->string_pool(); }
   // The input files after expansion and file sharding, in list order (RecordSource::file indexes
   // this list). Immutable after Open.
   const std::vector<std::string>& files() const { return files_; }

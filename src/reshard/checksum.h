@@ -28,8 +28,10 @@ uint64_t RecordHash(std::string_view record);
 
 class RecordChecksum {
  public:
-  void Add(std::string_view record) {
-    sum_ += RecordHash(record);
+  void Add(std::string_view record) { AddHash(RecordHash(record)); }
+  // For a record whose RecordHash is already known.
+  void AddHash(uint64_t hash) {
+    sum_ += hash;
     ++count_;
   }
   void Merge(const RecordChecksum& other) {

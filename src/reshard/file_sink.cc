@@ -18,9 +18,11 @@ Status WriteFailed(const std::string& name, int err) {
 
 class FileSink final : public OutputStream {
  public:
-  FileSink(int fd, std::string name, size_t buffer_bytes)
-      : fd_(fd), name_(std::move(name)), capacity_(buffer_bytes) {}
+  FileSink(int fd, std::string name, size_t buffer_bytes, WriteQueue* queue)
+      : fd_(fd), name_(std::move(name)), capacity_(buffer_bytes), queue_(queue) {}
   ~FileSink() override {
+    Status ignored = WaitAll();  // the writer thread must be done with our buffers and fd
+    (void)ignored;
     if (fd_ >= 0) close(fd_);
   }
 
@@ -30,10 +32,14 @@ class FileSink final : public OutputStream {
     bytes_written_ += data.size();
     if (used_ + data.size() > capacity_) {
       TFQ_RETURN_IF_ERROR(Flush());
-      if (data.size() >= capacity_) return Keep(WriteAll(fd_, data, name_));
+      if (data.size() >= capacity_) {
+        // Straight from the caller's memory, after whatever is still queued for this file.
+        TFQ_RETURN_IF_ERROR(WaitAll());
+        return Keep(WriteAll(fd_, data, name_));
+      }
     }
-    if (!buffer_) buffer_ = std::make_unique_for_overwrite<char[]>(capacity_);
-    std::memcpy(buffer_.get() + used_, data.data(), data.size());
+    char* buffer = CurrentBuffer();
+    std::memcpy(buffer + used_, data.data(), data.size());
     used_ += data.size();
     return Status::OK();
   }
@@ -41,7 +47,10 @@ class FileSink final : public OutputStream {
   Status Close() override {
     if (fd_ < 0) return Status::Internal(name_ + ": closed twice");
     Status s = Flush();
-    buffer_.reset();
+    Status waited = WaitAll();
+    if (s.ok()) s = waited;
+    buffers_[0].reset();
+    buffers_[1].reset();
     // close() is where NFS reports a failed write; the descriptor is gone afterwards either way.
     if (close(fd_) != 0 && s.ok()) s = WriteFailed(name_, errno);
     fd_ = -1;
@@ -52,21 +61,44 @@ class FileSink final : public OutputStream {
   uint64_t bytes_written() const override { return bytes_written_; }
 
  private:
+  char* CurrentBuffer() {
+    auto& b = buffers_[current_];
+    if (!b) b = std::make_unique_for_overwrite<char[]>(capacity_);
+    return b.get();
+  }
+
+  // Hands the filled buffer to the writer thread (or writes it), then makes sure the other
+  // buffer's earlier write has finished before it is filled again.
   Status Flush() {
     if (!error_.ok() || used_ == 0) return error_;
     const size_t n = used_;
     used_ = 0;
-    return Keep(WriteAll(fd_, std::string_view(buffer_.get(), n), name_));
+    if (!queue_) return Keep(WriteAll(fd_, std::string_view(buffers_[current_].get(), n), name_));
+    queue_->Submit(fd_, buffers_[current_].get(), n, &tickets_[current_]);
+    current_ ^= 1;
+    return Waited(queue_->Wait(&tickets_[current_]));
   }
+
+  Status WaitAll() {
+    if (!queue_) return error_;
+    Status s = Waited(queue_->Wait(&tickets_[0]));
+    Status t = Waited(queue_->Wait(&tickets_[1]));
+    return s.ok() ? t : s;
+  }
+
+  Status Waited(int err) { return err == 0 ? error_ : Keep(WriteFailed(name_, err)); }
   Status Keep(Status s) {
-    if (!s.ok()) error_ = s;
-    return s;
+    if (!s.ok() && error_.ok()) error_ = s;
+    return s.ok() ? error_ : s;
   }
 
   int fd_;
   const std::string name_;
   const size_t capacity_;
-  std::unique_ptr<char[]> buffer_;
+  WriteQueue* const queue_;  // null: write synchronously
+  std::unique_ptr<char[]> buffers_[2];
+  WriteTicket tickets_[2];
+  int current_ = 0;
   size_t used_ = 0;
   uint64_t bytes_written_ = 0;
   Status error_;
@@ -109,8 +141,9 @@ Status ReadAllAt(int fd, char* dst, size_t size, uint64_t offset, const std::str
   return Status::OK();
 }
 
-std::unique_ptr<OutputStream> NewFileSink(int fd, std::string name, size_t buffer_bytes) {
-  return std::make_unique<FileSink>(fd, std::move(name), buffer_bytes);
+std::unique_ptr<OutputStream> NewFileSink(int fd, std::string name, size_t buffer_bytes,
+                                          WriteQueue* queue) {
+  return std::make_unique<FileSink>(fd, std::move(name), buffer_bytes, queue);
 }
 
 }  // namespace tfq::reshard

@@ -12,6 +12,7 @@
 
 #include "common/status.h"
 #include "io/output_stream.h"
+#include "reshard/write_queue.h"
 
 namespace tfq::reshard {
 
@@ -23,10 +24,14 @@ Status WriteAll(int fd, std::string_view data, const std::string& name, int64_t 
 Status ReadAllAt(int fd, char* dst, size_t size, uint64_t offset, const std::string& name);
 
 // An OutputStream over a descriptor it owns, buffering `buffer_bytes` (allocated at the first
-// write). Writes at least as large as the buffer go straight to the file. Close() flushes and
-// closes the descriptor, and nothing else: naming the file is the owner's business
-// (reshard/shard_set.h). Destroying it unclosed closes the descriptor and drops what it buffers.
-std::unique_ptr<OutputStream> NewFileSink(int fd, std::string name, size_t buffer_bytes);
+// write). With a `queue` (which must outlive the sink) full buffers are written by the queue's
+// thread while a second buffer fills, so up to 2 * buffer_bytes are in use; errors of those
+// writes surface in a later Write or in Close. Writes at least as large as the buffer go
+// straight to the file. Close() flushes and closes the descriptor, and nothing else: naming the
+// file is the owner's business (reshard/shard_set.h). Destroying it unclosed waits for its
+// queued writes, closes the descriptor and drops what it still buffers.
+std::unique_ptr<OutputStream> NewFileSink(int fd, std::string name, size_t buffer_bytes,
+                                          WriteQueue* queue = nullptr);
 
 }  // namespace tfq::reshard
 

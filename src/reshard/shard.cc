@@ -141,6 +141,7 @@ Status ValidateShardOptions(const ShardOptions& o) {
 
 Status RunShard(const std::vector<std::string>& paths, const ShardOptions& options,
                 RunSummary* summary) {
+  *summary = RunSummary{};
   TFQ_RETURN_IF_ERROR(ValidateShardOptions(options));
   Result<Router> made = MakeRouter(paths, options, &summary->method);
   if (!made.ok()) return made.status();
@@ -169,8 +170,9 @@ Status RunShard(const std::vector<std::string>& paths, const ShardOptions& optio
       TFQ_RETURN_IF_ERROR(set.Finish(current));  // release its buffer and descriptor now
       current = shard;
     }
-    summary->expected.Add(record);
-    TFQ_RETURN_IF_ERROR(set.Write(shard, record));
+    const uint64_t hash = RecordHash(record);
+    summary->expected.AddHash(hash);
+    TFQ_RETURN_IF_ERROR(set.Write(shard, record, hash));
   }
   summary->records_read = source.records();
   summary->bytes_read = source.source_bytes_read();

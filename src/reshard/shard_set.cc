@@ -59,10 +59,11 @@ Status ShardSet::Open(uint64_t shard) {
   if (fd < 0) {
     const int err = errno;
     UnregisterTemporaryPath(s.cleanup_slot);
-    return Status::FromErrno(
-        tfrecord::ShardName(options_.prefix, shard, 0, options_.suffix) + ": cannot create", err);
+    return Status::FromErrno(options_.prefix + ": cannot create shard " + std::to_string(shard), err);
   }
-  std::unique_ptr<OutputStream> sink = NewFileSink(fd, s.staged_path, options_.buffer_bytes);
+  if (options_.writer_thread && !queue_) queue_ = std::make_unique<WriteQueue>();
+  std::unique_ptr<OutputStream> sink =
+      NewFileSink(fd, s.staged_path, options_.buffer_bytes, queue_.get());
   s.out = options_.compression == Compression::kNone
               ? std::move(sink)
               : NewCompressingStream(std::move(sink), options_.compression);
@@ -70,7 +71,7 @@ Status ShardSet::Open(uint64_t shard) {
   return Status::OK();
 }
 
-Status ShardSet::Write(uint64_t shard, std::string_view record) {
+Status ShardSet::Write(uint64_t shard, std::string_view record, uint64_t hash) {
   Result<Shard*> got = Get(shard);
   if (!got.ok()) return got.status();
   Shard* s = got.value();
@@ -86,7 +87,7 @@ Status ShardSet::Write(uint64_t shard, std::string_view record) {
   ++s->records;
   s->bytes += framed;
   bytes_ += framed;
-  checksum_.Add(record);
+  checksum_.AddHash(hash);
   return Status::OK();
 }
 

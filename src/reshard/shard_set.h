@@ -12,8 +12,8 @@
 // Records are framed here and hashed into checksum() as they are written: the output side of
 // the "every record exactly once" proof counts what was handed to the files.
 //
-// Resources: one descriptor and one buffer of `buffer_bytes` (plus a deflate state when
-// compressing) per shard that is open, i.e. written to and not yet finished. The interrupt
+// Resources: one descriptor and two buffers of `buffer_bytes` (plus a deflate state when
+// compressing) per shard that is open, i.e. written to and not yet finished; one writer thread. The interrupt
 // cleanup has 256 slots: beyond ~250 staged shards the surplus is not removed on SIGINT (the
 // next run reports it). Thread safety: none; one thread writes.
 #ifndef TFQ_RESHARD_SHARD_SET_H_
@@ -30,6 +30,7 @@
 #include "io/compression.h"
 #include "io/output_stream.h"
 #include "reshard/checksum.h"
+#include "reshard/write_queue.h"
 
 namespace tfq::reshard {
 
@@ -37,7 +38,9 @@ struct ShardSetOptions {
   std::string prefix;  // "out/train": shards are out/train-00000-of-00004<suffix>
   std::string suffix;
   Compression compression = Compression::kNone;  // kNone, kGzip or kZlib
-  size_t buffer_bytes = size_t{1} << 20;        // per open shard
+  size_t buffer_bytes = size_t{1} << 20;        // per open shard (twice that with a writer thread)
+  // Write on a background thread (reshard/write_queue.h) while the caller prepares more.
+  bool writer_thread = true;
 };
 
 struct ShardInfo {
@@ -58,7 +61,12 @@ class ShardSet {
   // Creates shard k's staging file if it does not exist yet (an empty shard stays empty).
   Status Open(uint64_t shard);
   // Frames `record` onto shard k, opening it first if needed.
-  Status Write(uint64_t shard, std::string_view record);
+  Status Write(uint64_t shard, std::string_view record) {
+    return Write(shard, record, RecordHash(record));
+  }
+  // The same for a caller that has just hashed this very view (RecordHash): the checksum then
+  // proves that every record was routed to exactly one write, without hashing it twice.
+  Status Write(uint64_t shard, std::string_view record, uint64_t hash);
   // Completes shard k's bytes and releases its descriptor and buffer; it waits for Commit.
   // Writing to it afterwards is kInternal.
   Status Finish(uint64_t shard);
@@ -86,6 +94,7 @@ class ShardSet {
   Result<Shard*> Get(uint64_t shard);
 
   const ShardSetOptions options_;
+  std::unique_ptr<WriteQueue> queue_;  // declared before shards_: outlives their sinks
   std::map<uint64_t, Shard> shards_;
   RecordChecksum checksum_;
   uint64_t bytes_ = 0;

@@ -1,61 +1,20 @@
-// The lazy decoder on hand-built wire bytes: one test per protobuf rule, one per failure mode.
+// The lazy decoder on hand-built wire bytes: one test per protobuf rule.
 #include "example/example_view.h"
 
 #include <cmath>
-#include <deque>
 #include <limits>
 #include <string>
 #include <vector>
 
 #include <doctest/doctest.h>
 
+#include "view_test_util.h"
 #include "wire_builder.h"
 
 namespace tfq {
 namespace {
 
-using namespace tfq::testing;  // NOLINT: the wire builders
-
-// Views point into the record, so records built inline must outlive the test: keep them.
-std::string_view Keep(std::string record) {
-  static std::deque<std::string> kept;
-  return kept.emplace_back(std::move(record));
-}
-
-std::vector<int64_t> Int64s(const FeatureView& f) {
-  std::vector<int64_t> v;
-  REQUIRE(f.AppendInt64s(&v).ok());
-  return v;
-}
-std::vector<float> Floats(const FeatureView& f) {
-  std::vector<float> v;
-  REQUIRE(f.AppendFloats(&v).ok());
-  return v;
-}
-std::vector<std::string_view> Bytes(const FeatureView& f) {
-  std::vector<std::string_view> v;
-  REQUIRE(f.AppendBytes(&v).ok());
-  return v;
-}
-size_t Count(const FeatureView& f) {
-  size_t n = 0;
-  REQUIRE(f.CountValues(&n).ok());
-  return n;
-}
-std::vector<std::string_view> Keys(const FeaturesView& features) {
-  std::vector<std::string_view> keys;
-  for (const auto& e : features.entries()) keys.push_back(e.key);
-  return keys;
-}
-
-// The message of a failed parse (and that it is a corruption).
-std::string ParseError(std::string_view record) {
-  ExampleView view;
-  Status s = view.Parse(record);
-  REQUIRE_FALSE(s.ok());
-  CHECK(s.code() == StatusCode::kCorruption);
-  return s.message();
-}
+using namespace tfq::testing;  // NOLINT: the wire builders and view helpers
 
 TEST_CASE("packed, unpacked and mixed lists decode to the same values") {
   const std::string packed = Int64Feature(PackedInt64s({1, -1, 300}));
@@ -285,100 +244,6 @@ TEST_CASE("kind mismatches are kInvalidArgument") {
   CHECK(FeatureKindName(FeatureKind::kBytes) == "bytes");
 }
 
-TEST_CASE("malformed input is kCorruption with what and where") {
-  // Byte offsets count from the start of the record.
-  CHECK(ParseError("\x0a") == "malformed varint (length) at byte 1");
-  CHECK(ParseError("\x0a\x05\x0a") == "length 5 past the end of the message at byte 1");
-  CHECK(ParseError(std::string(11, '\xff')) == "malformed varint (tag) at byte 0");
-  CHECK(ParseError("\x10\xff") == "malformed varint at byte 1");  // unknown varint field
-  CHECK(ParseError("\x08\x01") == "wrong wire type 0 for field Example.features at byte 0");
-  CHECK(ParseError("\x0b\x0c") == "wire type 3 (group) is not supported at byte 0");
-  CHECK(ParseError("\x0c") == "wire type 4 (group) is not supported at byte 0");
-  CHECK(ParseError("\x16") == "invalid wire type 6 at byte 0");
-  CHECK(ParseError("\x17") == "invalid wire type 7 at byte 0");
-  CHECK(ParseError(std::string("\x00\x01", 2)) == "field number 0 at byte 0");
-  CHECK(ParseError(Varint(uint64_t{1} << 35)) == "tag beyond 32 bits at byte 0");
-  CHECK(ParseError("\x11\x01\x02") == "fixed64 value past the end of the message at byte 1");
-  CHECK(ParseError("\x15\x01\x02") == "fixed32 value past the end of the message at byte 1");
-
-  // Nested: the offsets still count from the record start.
-  CHECK(ParseError(ExampleOf(Ld(1, VarintField(2, 1)))) ==
-        "wrong wire type 0 for field Features.FeatureEntry.value at byte 4");
-  CHECK(ParseError(ExampleOf(VarintField(1, 1))) == "wrong wire type 0 for field Features.feature at byte 2");
-  CHECK(ParseError(ExampleOf(Ld(1, VarintField(1, 1)))) ==
-        "wrong wire type 0 for field Features.FeatureEntry.key at byte 4");
-  CHECK(ParseError(ExampleOf(Entry("k", VarintField(2, 1)))) ==
-        "wrong wire type 0 for field Feature.float_list at byte 9");
-  CHECK(ParseError(ExampleOf(Entry("k", FloatFeature(VarintField(1, 1))))) ==
-        "wrong wire type 0 for field FloatList.value at byte 11");
-  CHECK(ParseError(ExampleOf(Entry("k", Int64Feature(Fixed32Field(1, 1.0f))))) ==
-        "wrong wire type 5 for field Int64List.value at byte 11");
-  CHECK(ParseError(ExampleOf(Entry("k", BytesFeature(VarintField(1, 1))))) ==
-        "wrong wire type 0 for field BytesList.value at byte 11");
-  CHECK(ParseError(ExampleOf(Entry("k", FloatFeature(Ld(1, "abc"))))) ==
-        "packed FloatList.value of 3 bytes (not a multiple of 4) at byte 13");
-  CHECK(ParseError(ExampleOf(Entry("k", Int64Feature(Ld(1, "\x01\x80"))))) ==
-        "malformed varint in packed Int64List.value at byte 14");
-  CHECK(ParseError(ExampleOf(Entry("k", Int64Feature(Ld(1, std::string(11, '\x80') + "\x01"))))) ==
-        "malformed varint in packed Int64List.value at byte 13");
-  CHECK(ParseError(ExampleOf(Entry("k", FloatFeature(Tag(1, 5) + "ab")))) ==
-        "fixed32 value past the end of the message at byte 12");
-  CHECK(ParseError(ExampleOf(Entry("k", BytesFeature(Ld(1, "x").substr(0, 2))))) ==
-        "length 1 past the end of the message at byte 12");
-  CHECK(ParseError(ExampleOf(Entry("k", BytesFeature(Tag(3, 3))))) ==
-        "wire type 3 (group) is not supported at byte 11");
-}
-
-TEST_CASE("every truncation and every single-byte change of a record fails cleanly or parses") {
-  const std::string record =
-      ExampleOf(Entry("ints", Int64Feature(PackedInt64s({1, -5, 1 << 20}))) +
-                Entry("floats", FloatFeature(PackedFloats({0.5f, 2.0f}) + Fixed32Field(1, 3.0f))) +
-                Entry("bytes", BytesFeature(Ld(1, "hello") + Ld(1, ""))) + Entry("none", ""));
-  ExampleView view;
-  REQUIRE(view.Parse(record).ok());
-  for (size_t n = 0; n < record.size(); ++n) {
-    Status s = view.Parse(std::string_view(record).substr(0, n));
-    if (!s.ok()) CHECK(s.code() == StatusCode::kCorruption);
-  }
-  for (size_t i = 0; i < record.size(); ++i) {
-    for (int delta : {1, 0x40, 0x80, 0xff}) {
-      std::string edited = record;
-      edited[i] = static_cast<char>(edited[i] + delta);
-      Status s = view.Parse(edited);
-      if (!s.ok()) {
-        CHECK(s.code() == StatusCode::kCorruption);
-        continue;
-      }
-      // Whatever parsed can be walked without errors.
-      for (const auto& e : view.features().entries()) {
-        size_t count;
-        CHECK(e.feature.CountValues(&count).ok());
-        std::vector<int64_t> i64;
-        std::vector<float> f32;
-        std::vector<std::string_view> b;
-        switch (e.feature.kind()) {
-          case FeatureKind::kInt64: CHECK(e.feature.AppendInt64s(&i64).ok()); CHECK(i64.size() == count); break;
-          case FeatureKind::kFloat: CHECK(e.feature.AppendFloats(&f32).ok()); CHECK(f32.size() == count); break;
-          case FeatureKind::kBytes: CHECK(e.feature.AppendBytes(&b).ok()); CHECK(b.size() == count); break;
-          case FeatureKind::kNone: CHECK(count == 0); break;
-        }
-      }
-    }
-  }
-}
-
-TEST_CASE("ForEach on a hand-built malformed FeatureView reports the corruption") {
-  const std::string list = Ld(1, "\x80");
-  FeatureView bad(FeatureKind::kInt64, list);
-  std::vector<int64_t> values;
-  Status s = bad.AppendInt64s(&values);
-  CHECK(s.code() == StatusCode::kCorruption);
-  CHECK(s.message() == "malformed varint in packed Int64List.value at byte 2");
-  size_t count;
-  CHECK(FeatureView(FeatureKind::kFloat, Ld(1, "abcde")).CountValues(&count).code() == StatusCode::kCorruption);
-  CHECK(FeatureView(FeatureKind::kBytes, "\x0a\x05").CountValues(&count).code() == StatusCode::kCorruption);
-}
-
 TEST_CASE("FeaturesView parses a Features message on its own") {
   FeaturesView features;
   REQUIRE(features.Parse(Keep(Entry("a", Int64Feature(PackedInt64s({1}))))).ok());
@@ -387,82 +252,6 @@ TEST_CASE("FeaturesView parses a Features message on its own") {
   CHECK(s.message() == "length 9 past the end of the message at byte 1");
   features.Clear();
   CHECK(features.size() == 0);
-}
-
-// --- SequenceExample -----------------------------------------------------------------------------
-
-std::string FeatureListEntry(std::string_view key, std::string_view feature_list) {
-  return Ld(1, Ld(1, key) + Ld(2, feature_list));
-}
-
-TEST_CASE("a SequenceExample: context, feature lists, steps of every kind") {
-  const std::string context = Entry("len", Int64Feature(PackedInt64s({2})));
-  const std::string steps = Ld(1, BytesFeature(Ld(1, "x"))) + Ld(1, "") + Ld(1, FloatFeature(PackedFloats({1.0f})));
-  const std::string record = Ld(1, context) + Ld(2, FeatureListEntry("tokens", steps) + FeatureListEntry("empty", ""));
-  SequenceExampleView view;
-  REQUIRE(view.Parse(record).ok());
-  CHECK(view.has_context());
-  CHECK(view.has_feature_lists());
-  CHECK(Int64s(*view.context().Find("len")) == std::vector<int64_t>{2});
-  REQUIRE(view.feature_lists().size() == 2);
-  const auto& tokens = view.feature_lists()[0];
-  CHECK(tokens.key == "tokens");
-  REQUIRE(tokens.steps.size() == 3);
-  CHECK(Bytes(tokens.steps[0]) == std::vector<std::string_view>{"x"});
-  CHECK(tokens.steps[1].kind() == FeatureKind::kNone);
-  CHECK(Floats(tokens.steps[2]) == std::vector<float>{1.0f});
-  CHECK(view.feature_lists()[1].key == "empty");
-  CHECK(view.feature_lists()[1].steps.empty());
-}
-
-TEST_CASE("SequenceExample presence and merging") {
-  SequenceExampleView view;
-  REQUIRE(view.Parse("").ok());
-  CHECK_FALSE(view.has_context());
-  CHECK_FALSE(view.has_feature_lists());
-  REQUIRE(view.Parse(Keep(Ld(2, "") + Ld(1, ""))).ok());
-  CHECK(view.has_context());
-  CHECK(view.has_feature_lists());
-  CHECK(view.feature_lists().empty());
-
-  const std::string one = Ld(1, Int64Feature(PackedInt64s({1})));
-  const std::string two = Ld(1, Int64Feature(PackedInt64s({2})));
-  // Duplicate key: the last FeatureList wins; a value seen twice in one entry: steps concatenate;
-  // two feature_lists fields: their maps merge; context twice: entries merge.
-  const std::string record =
-      Ld(2, FeatureListEntry("a", one) + FeatureListEntry("b", one)) +
-      Ld(1, Entry("c1", "")) +
-      Ld(2, FeatureListEntry("a", two) + Ld(1, Ld(1, "b") + Ld(2, one) + Ld(2, two))) +
-      Ld(1, Entry("c2", ""));
-  for (int pass = 0; pass < 2; ++pass) {  // the second pass recycles the step vectors
-    REQUIRE(view.Parse(record).ok());
-    CHECK(Keys(view.context()) == std::vector<std::string_view>{"c1", "c2"});
-    REQUIRE(view.feature_lists().size() == 2);
-    CHECK(view.feature_lists()[0].key == "a");
-    REQUIRE(view.feature_lists()[0].steps.size() == 1);
-    CHECK(Int64s(view.feature_lists()[0].steps[0]) == std::vector<int64_t>{2});
-    CHECK(view.feature_lists()[1].key == "b");
-    REQUIRE(view.feature_lists()[1].steps.size() == 2);
-    CHECK(Int64s(view.feature_lists()[1].steps[1]) == std::vector<int64_t>{2});
-  }
-}
-
-TEST_CASE("SequenceExample corruption") {
-  SequenceExampleView view;
-  Status s = view.Parse("\x12\x02\x08\x01");
-  CHECK(s.message() == "wrong wire type 0 for field FeatureLists.feature_list at byte 2");
-  s = view.Parse("\x10\x01");
-  CHECK(s.message() == "wrong wire type 0 for field SequenceExample.feature_lists at byte 0");
-  s = view.Parse(Keep(Ld(2, Ld(1, Ld(2, VarintField(1, 3))))));
-  CHECK(s.message() == "wrong wire type 0 for field FeatureList.feature at byte 6");
-  s = view.Parse(Keep(Ld(2, Ld(1, Ld(2, Ld(1, FloatFeature(Ld(1, "ab"))))))));
-  CHECK(s.message() == "packed FloatList.value of 2 bytes (not a multiple of 4) at byte 12");
-  s = view.Parse(Keep(Ld(2, Ld(1, VarintField(1, 3)))));
-  CHECK(s.message() == "wrong wire type 0 for field FeatureLists.FeatureListEntry.key at byte 4");
-  CHECK(s.code() == StatusCode::kCorruption);
-  // After a failure the view is usable again.
-  REQUIRE(view.Parse(Keep(Ld(2, FeatureListEntry("k", "")))).ok());
-  CHECK(view.feature_lists().size() == 1);
 }
 
 }  // namespace

@@ -39,7 +39,8 @@ Status ConvertError(const std::string& input, const ConvertOptions& o) {
 TEST_CASE("every JPEG subsampling and PNG to 224x224 JPEG, PNG and raw") {
   Image src = Gradient(500, 375, 3);
   std::vector<std::string> inputs;
-  for (int samp : {TJSAMP_444, TJSAMP_422, TJSAMP_420, TJSAMP_440}) inputs.push_back(EncodeJpeg(src, 95, samp));
+  for (int samp : {TJSAMP_444, TJSAMP_422, TJSAMP_420, TJSAMP_440})
+    inputs.push_back(EncodeJpeg(src, 95, samp));
   inputs.push_back(EncodeJpeg(src, 95, TJSAMP_420, true));
   inputs.push_back(EncodeArithmeticJpeg(src));
   std::string png;
@@ -78,6 +79,30 @@ TEST_CASE("every JPEG subsampling and PNG to 224x224 JPEG, PNG and raw") {
       std::copy(r.bytes.begin(), r.bytes.end(), ref.pixels.begin());
       CHECK(MeanAbsDiff(pixels, ref) < 4.0);
     }
+  }
+}
+
+TEST_CASE("sampling factors TurboJPEG cannot name still convert (through RGB)") {
+  Image src = Gradient(120, 80, 3);
+  const int odd[6] = {2, 2, 1, 1, 2, 1};  // Cr sampled differently from Cb
+  const int big[6] = {2, 1, 2, 1, 2, 1};  // 4:4:4 written with 2x1 factors
+  for (const int* hv : {odd, big}) {
+    std::string jpeg = EncodeJpegWithSampling(src, hv);
+    ConvertOptions o = Size(60, 40);
+    o.format = OutputFormat::kRaw;
+    ConvertedImage out = Convert(jpeg, o);
+    CHECK(out.width == 60);
+    Image expect;
+    ConvertOptions direct = o;
+    std::string png;
+    REQUIRE(EncodePng(src.view(), 1, &png).ok());
+    ConvertedImage ref = Convert(png, direct);
+    Image a, b;
+    a.Reset(60, 40, 3);
+    b.Reset(60, 40, 3);
+    std::copy(out.bytes.begin(), out.bytes.end(), a.pixels.begin());
+    std::copy(ref.bytes.begin(), ref.bytes.end(), b.pixels.begin());
+    CHECK(MeanAbsDiff(a, b) < 3.0);
   }
 }
 
@@ -135,8 +160,8 @@ TEST_CASE("gray input, gray output, CMYK and YCCK input") {
   CHECK(std::string(out.colorspace) == "GRAY");
   tjhandle h = tjInitDecompress();
   int w, ht, ss, cs;
-  REQUIRE(tjDecompressHeader3(h, reinterpret_cast<const unsigned char*>(out.bytes.data()), out.bytes.size(), &w, &ht,
-                              &ss, &cs) == 0);
+  REQUIRE(tjDecompressHeader3(h, reinterpret_cast<const unsigned char*>(out.bytes.data()), out.bytes.size(),
+                              &w, &ht, &ss, &cs) == 0);
   CHECK(cs == TJCS_GRAY);
   tjDestroy(h);
   // CMYK: 50% cyan ink everywhere (Adobe files store 255 - ink).
@@ -176,7 +201,9 @@ TEST_CASE("EXIF orientation is applied only with auto_orient") {
   out = Convert(Oriented(6), o);
   REQUIRE(out.width == 10);  // rotated 90 clockwise: stored left (red) becomes the top
   REQUIRE(out.height == 20);
-  auto px = [&](int x, int y, int c) { return static_cast<unsigned char>(out.bytes[(y * out.width + x) * 3 + c]); };
+  auto px = [&](int x, int y, int c) {
+    return static_cast<unsigned char>(out.bytes[(y * out.width + x) * 3 + c]);
+  };
   CHECK(px(5, 2, 0) > 200);
   CHECK(px(5, 17, 2) > 200);
   out = Convert(Oriented(8), o);  // counter-clockwise: red at the bottom
@@ -227,7 +254,7 @@ TEST_CASE("the pixel limit is checked from the header, at the scale that will be
   std::string huge = jpeg;
   huge[sof + 5] = huge[sof + 7] = '\x75';
   huge[sof + 6] = huge[sof + 8] = '\x30';  // 0x7530 = 30000
-  ConvertOptions o;  // no resize: would need 900 megapixels
+  ConvertOptions o;                        // no resize: would need 900 megapixels
   Status s = ConvertError(huge, o);
   CHECK(s.code() == StatusCode::kResourceExhausted);
   CHECK(s.message() == "JPEG of 30000x30000 pixels is over the limit of 178956970 pixels");
@@ -235,8 +262,9 @@ TEST_CASE("the pixel limit is checked from the header, at the scale that will be
   o.max_pixels = 10'000'000;
   s = ConvertError(huge, o);  // 1/8 scale: 3750x3750 = 14 megapixels
   CHECK(s.code() == StatusCode::kResourceExhausted);
-  CHECK(s.message() == "JPEG of 30000x30000 pixels (decoded at 1/8 scale: 3750x3750) is over the limit of "
-                       "10000000 pixels");
+  CHECK(s.message() ==
+        "JPEG of 30000x30000 pixels (decoded at 1/8 scale: 3750x3750) is over the limit of "
+        "10000000 pixels");
   o.max_pixels = 20'000'000;  // within the limit: decoded, and the missing data is found
   CHECK(ConvertError(huge, o).code() == StatusCode::kCorruption);
   // Progressive files hold every coefficient: they count at full size.
@@ -284,7 +312,8 @@ TEST_CASE("empty, non-image, unsupported, truncated and damaged inputs") {
   // A converter keeps working after each failure.
   ImageConverter conv(o);
   ConvertedImage out;
-  for (const std::string& bad : {std::string(), jpeg.substr(0, 500), std::string("\xFF\xD8\xFF\xE0junk"), jpeg}) {
+  for (const std::string& bad :
+       {std::string(), jpeg.substr(0, 500), std::string("\xFF\xD8\xFF\xE0junk"), jpeg}) {
     (void)conv.Convert(bad, &out);
     REQUIRE(conv.Convert(jpeg, &out).ok());
     CHECK(out.width == 32);

@@ -95,7 +95,8 @@ TEST_CASE("invalid size options are kInvalidArgument") {
   CHECK(h == 200);
   CHECK(ParseSize("64X32", &w, &h).ok());
   CHECK(ParseSize("64,32", &w, &h).ok());
-  for (const char* bad : {"", "224", "x224", "224x", "224x-1", "0x10", "10x70000", "2.5x3", "10x10x10", "ax b"}) {
+  for (const char* bad :
+       {"", "224", "x224", "224x", "224x-1", "0x10", "10x70000", "2.5x3", "10x10x10", "ax b"}) {
     CAPTURE(bad);
     CHECK(ParseSize(bad, &w, &h).code() == StatusCode::kInvalidArgument);
   }
@@ -103,7 +104,9 @@ TEST_CASE("invalid size options are kInvalidArgument") {
 
 // A 3x2 image whose pixels are numbered 1..6 row by row:  1 2 3
 //                                                          4 5 6
-Image Numbered() { return MakePattern(3, 2, 1, [](int x, int y, int) { return 1 + x + 3 * y; }); }
+Image Numbered() {
+  return MakePattern(3, 2, 1, [](int x, int y, int) { return 1 + x + 3 * y; });
+}
 
 std::vector<uint8_t> Oriented(int orientation) {
   Image src = Numbered();
@@ -117,13 +120,13 @@ std::vector<uint8_t> Oriented(int orientation) {
 TEST_CASE("EXIF orientations rotate and flip as viewers show them") {
   using V = std::vector<uint8_t>;
   CHECK(Oriented(1) == V{1, 2, 3, 4, 5, 6});
-  CHECK(Oriented(2) == V{3, 2, 1, 6, 5, 4});     // mirrored left-right
-  CHECK(Oriented(3) == V{6, 5, 4, 3, 2, 1});     // rotated 180
-  CHECK(Oriented(4) == V{4, 5, 6, 1, 2, 3});     // mirrored top-bottom
-  CHECK(Oriented(5) == V{1, 4, 2, 5, 3, 6});     // transposed
-  CHECK(Oriented(6) == V{4, 1, 5, 2, 6, 3});     // rotated 90 clockwise
-  CHECK(Oriented(7) == V{6, 3, 5, 2, 4, 1});     // transversed
-  CHECK(Oriented(8) == V{3, 6, 2, 5, 1, 4});     // rotated 90 counter-clockwise
+  CHECK(Oriented(2) == V{3, 2, 1, 6, 5, 4});  // mirrored left-right
+  CHECK(Oriented(3) == V{6, 5, 4, 3, 2, 1});  // rotated 180
+  CHECK(Oriented(4) == V{4, 5, 6, 1, 2, 3});  // mirrored top-bottom
+  CHECK(Oriented(5) == V{1, 4, 2, 5, 3, 6});  // transposed
+  CHECK(Oriented(6) == V{4, 1, 5, 2, 6, 3});  // rotated 90 clockwise
+  CHECK(Oriented(7) == V{6, 3, 5, 2, 4, 1});  // transversed
+  CHECK(Oriented(8) == V{3, 6, 2, 5, 1, 4});  // rotated 90 counter-clockwise
   // Three channels move together.
   Image rgb = MakePattern(2, 1, 3, [](int x, int, int c) { return 10 * x + c; });
   Image out;

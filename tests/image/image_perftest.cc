@@ -88,7 +88,8 @@ class Reference {
     for (int i = 0; i < n; ++i) {
       tjscalingfactor f = factors[i];
       if (f.num > f.denom) continue;
-      if (TJSCALED(w, f) >= need_w && TJSCALED(h, f) >= need_h && f.num * best.denom < best.num * f.denom) best = f;
+      if (TJSCALED(w, f) >= need_w && TJSCALED(h, f) >= need_h && f.num * best.denom < best.num * f.denom)
+        best = f;
     }
     int sw = TJSCALED(w, best), sh = TJSCALED(h, best);
     rgb_.resize(size_t(sw) * sh * 3);
@@ -118,8 +119,8 @@ struct Best {
 
 bool g_only_tfq = false;
 
-void Bench(const std::string& name, const std::vector<std::string>& files, size_t bytes, const ConvertOptions& o,
-           double seconds) {
+void Bench(const std::string& name, const std::vector<std::string>& files, size_t bytes,
+           const ConvertOptions& o, double seconds) {
   ImageConverter converter(o);
   Reference ref;
   ConvertedImage out;
@@ -150,8 +151,8 @@ void Bench(const std::string& name, const std::vector<std::string>& files, size_
     ++passes;
   }
   const double n = files.size();
-  std::printf("%s: %zu files, %.1f MB, %d failed, output %.1f KB/image, %d passes\n", name.c_str(), files.size(),
-              bytes / 1e6, failures, out_bytes / n / 1e3, passes);
+  std::printf("%s: %zu files, %.1f MB, %d failed, output %.1f KB/image, %d passes\n", name.c_str(),
+              files.size(), bytes / 1e6, failures, out_bytes / n / 1e3, passes);
   std::printf("  %-44s %9s %9s %8s\n", "", "img/s", "img/s cpu", "MB/s");
   auto line = [&](const char* what, const Best& b) {
     std::printf("  %-44s %9.1f %9.1f %8.1f\n", what, n / b.wall, n / b.cpu, bytes / 1e6 / b.wall);
@@ -161,7 +162,8 @@ void Bench(const std::string& name, const std::vector<std::string>& files, size_
   line("reference: scaled decode + area resize + encode", reference);
   line("reference: scaled decode alone", decode);
   std::printf("  tfq / reference: %.2fx (cpu %.2fx); tfq / reference decode alone: %.2fx (cpu %.2fx)\n",
-              reference.wall / tfq.wall, reference.cpu / tfq.cpu, decode.wall / tfq.wall, decode.cpu / tfq.cpu);
+              reference.wall / tfq.wall, reference.cpu / tfq.cpu, decode.wall / tfq.wall,
+              decode.cpu / tfq.cpu);
 }
 
 }  // namespace
@@ -196,7 +198,8 @@ int main(int argc, char** argv) {
   const char* build = "debug (numbers are not meaningful)";
 #endif
   std::printf("tfq_image_perftest: 1 thread, %s build, filter %s, DCT scales %s, JPEG q90 4:2:0\n", build,
-              FilterName(base.filter), base.dct_scales == ScaleSet::kAllEighths ? "all n/8" : "powers of two");
+              FilterName(base.filter),
+              base.dct_scales == ScaleSet::kAllEighths ? "all n/8" : "powers of two");
   bool any = false;
   if (set == "imagenet" || set == "all") {
     size_t bytes;

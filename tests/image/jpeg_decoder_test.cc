@@ -26,7 +26,9 @@ TEST_CASE("planes come in the file's own subsampling and the scaled size") {
   struct {
     int tj;
     Subsampling s;
-  } cases[] = {{TJSAMP_444, Subsampling::k444}, {TJSAMP_422, Subsampling::k422}, {TJSAMP_420, Subsampling::k420},
+  } cases[] = {{TJSAMP_444, Subsampling::k444},
+               {TJSAMP_422, Subsampling::k422},
+               {TJSAMP_420, Subsampling::k420},
                {TJSAMP_440, Subsampling::k440}};
   JpegDecoder d;
   for (auto c : cases) {
@@ -67,8 +69,7 @@ TEST_CASE("plane buffers are at least as large as TurboJPEG's layout needs") {
           const Image& plane = yuv.planes[p];
           CHECK(plane.width == tjPlaneWidth(p, w, static_cast<int>(s)));
           CHECK(plane.height == tjPlaneHeight(p, h, static_cast<int>(s)));
-          CHECK(plane.pixels.size() >=
-                tjPlaneSizeYUV(p, w, plane.width, h, static_cast<int>(s)));
+          CHECK(plane.pixels.size() >= tjPlaneSizeYUV(p, w, plane.width, h, static_cast<int>(s)));
           CHECK(yuv.plane_view(p).width == (p == 0 ? w : PlaneWidth(p, w, s)));
         }
       }
@@ -144,8 +145,9 @@ TEST_CASE("a truncated JPEG fails unless allow_partial, and the next file is una
   // Progressive files too.
   std::string prog = EncodeJpeg(Gradient(200, 150, 3), 95, TJSAMP_420, true);
   std::string prog_cut = prog.substr(0, prog.size() / 2);
-  CHECK(d.DecodeToPixels(prog_cut, Info(prog_cut), {1, 2}, DecodeFormat::kRgb, false, &out, &partial).code() ==
-        StatusCode::kCorruption);
+  CHECK(
+      d.DecodeToPixels(prog_cut, Info(prog_cut), {1, 2}, DecodeFormat::kRgb, false, &out, &partial).code() ==
+      StatusCode::kCorruption);
 }
 
 TEST_CASE("garbage after the last scan is accepted (the image is complete)") {

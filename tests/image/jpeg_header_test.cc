@@ -25,7 +25,12 @@ TEST_CASE("size, components, sampling and colour space of generated JPEGs") {
   Image rgb = Gradient(37, 21, 3);
   struct {
     int samp, h0, v0;
-  } cases[] = {{TJSAMP_444, 1, 1}, {TJSAMP_422, 2, 1}, {TJSAMP_420, 2, 2}, {TJSAMP_440, 1, 2}};
+    const char* name;
+  } cases[] = {{TJSAMP_444, 1, 1, "4:4:4"},
+               {TJSAMP_422, 2, 1, "4:2:2"},
+               {TJSAMP_420, 2, 2, "4:2:0"},
+               {TJSAMP_440, 1, 2, "4:4:0"},
+               {TJSAMP_411, 4, 1, "4:1:1"}};
   for (auto c : cases) {
     JpegInfo info = Parse(EncodeJpeg(rgb, 90, c.samp));
     CHECK(info.width == 37);
@@ -35,6 +40,7 @@ TEST_CASE("size, components, sampling and colour space of generated JPEGs") {
     CHECK(info.h_samp[0] == c.h0);
     CHECK(info.v_samp[0] == c.v0);
     CHECK(info.h_samp[1] == 1);
+    CHECK(std::string(JpegSubsamplingName(info)) == c.name);
     CHECK_FALSE(info.progressive);
     CHECK_FALSE(info.multi_scan);
     CHECK(info.orientation == 1);
@@ -42,6 +48,7 @@ TEST_CASE("size, components, sampling and colour space of generated JPEGs") {
   JpegInfo gray = Parse(EncodeJpeg(Gradient(8, 9, 1)));
   CHECK(gray.components == 1);
   CHECK(gray.color == JpegColor::kGray);
+  CHECK(std::string(JpegSubsamplingName(gray)) == "gray");
 }
 
 TEST_CASE("progressive, arithmetic, CMYK and YCCK are recognised") {
@@ -150,8 +157,8 @@ TEST_CASE("truncated and damaged headers are corruption, with the byte offset") 
   }
   // The header followed straight by an end-of-image marker, as in odd/corrupt_header.jpg.
   Status eoi = ParseError(jpeg.substr(0, sos) + "\xFF\xD9");
-  CHECK(eoi.message() == "JPEG has no image data: end-of-image marker before any scan (byte " +
-                             std::to_string(sos) + ")");
+  CHECK(eoi.message() ==
+        "JPEG has no image data: end-of-image marker before any scan (byte " + std::to_string(sos) + ")");
   std::string soi = jpeg.substr(0, sos) + "\xFF\xD8" + jpeg.substr(sos);
   CHECK(ParseError(soi).message().find("second SOI") != std::string::npos);
   std::string len = jpeg;

@@ -65,7 +65,8 @@ TEST_CASE("palettes expand; transparency is composited on white") {
   std::vector<uint8_t> palette = {255, 0, 0, 0, 0, 255, 0, 128, 0};
   std::vector<uint16_t> idx = {0, 1, 2, 1};
   PngInfo info;
-  Image out = Decode(testing::EncodePng(2, 2, {PNG_COLOR_TYPE_PALETTE, 8, false, {}}, idx, palette), 3, &info);
+  Image out =
+      Decode(testing::EncodePng(2, 2, {PNG_COLOR_TYPE_PALETTE, 8, false, {}}, idx, palette), 3, &info);
   CHECK(info.palette);
   CHECK(out.pixels == std::vector<uint8_t>{255, 0, 0, 0, 0, 255, 0, 128, 0, 0, 0, 255});
   // 2-bit palette, entry 1 fully transparent and entry 2 half transparent.

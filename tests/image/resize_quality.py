@@ -42,9 +42,10 @@ def run_tool(tool, path, args, tmp):
     f = res.stdout.split()
     ow, oh, dw, dh = map(int, f[:4])
     region = tuple(map(float, f[4:8]))
+    scale = float(f[8])
     out_px = np.fromfile(out, dtype=np.uint8).reshape(oh, ow, 3)
     dec_px = np.fromfile(dec, dtype=np.uint8).reshape(dh, dw, 3)
-    return out_px, dec_px, region
+    return out_px, dec_px, region, scale
 
 
 def main():
@@ -78,11 +79,10 @@ def main():
         for path, geometry in jobs:
             full = Image.open(path).convert("RGB")
             for fname, pil_filter in FILTERS.items():
-                out, dec, region = run_tool(a.tool, path, geometry + ["--filter", fname], tmp)
+                out, dec, region, scale = run_tool(a.tool, path, geometry + ["--filter", fname], tmp)
                 size = (out.shape[1], out.shape[0])
                 same = np.asarray(Image.fromarray(dec).resize(size, pil_filter, box=region))
-                sx, sy = full.width / dec.shape[1], full.height / dec.shape[0]
-                full_region = (region[0] * sx, region[1] * sy, region[2] * sx, region[3] * sy)
+                full_region = tuple(v / scale for v in region)
                 e2e = np.asarray(full.resize(size, pil_filter, box=full_region))
                 p_same, p_e2e = psnr(out, same), psnr(out, e2e)
                 key = (fname, geometry[0] if "--crop" not in geometry else "crop")

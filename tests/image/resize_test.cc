@@ -32,7 +32,8 @@ Image Resized(const Image& src, Filter f, int w, int h) {
 }
 
 // Pillow's algorithm in double precision, without fixed point or intermediate rounding.
-std::vector<std::vector<double>> RefWeights(Filter f, int in, double in0, double in1, int out, std::vector<int>* lo) {
+std::vector<std::vector<double>> RefWeights(Filter f, int in, double in0, double in1, int out,
+                                            std::vector<int>* lo) {
   double scale = (in1 - in0) / out, fs = std::max(scale, 1.0);
   double support = (f == Filter::kBox ? 0.5 : f == Filter::kTriangle ? 1.0 : 3.0) * fs;
   std::vector<std::vector<double>> w(out);
@@ -144,7 +145,7 @@ TEST_CASE("a step edge stays a symmetric edge") {
   for (Filter f : kFilters) {
     Image out = Resized(step, f, 16, 1);
     std::string filter_name = FilterName(f);
-          CAPTURE(filter_name);
+    CAPTURE(filter_name);
     CHECK(out.pixels.front() == 0);
     CHECK(out.pixels.back() == 255);
     for (int i = 0; i < 16; ++i) CHECK(std::abs(out.pixels[i] + out.pixels[15 - i] - 255) <= 1);

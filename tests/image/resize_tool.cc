@@ -4,9 +4,10 @@
 //   tfq_image_resize_tool [--size WxH | --shorter-side N | --max-side N] [--crop]
 //       [--filter box|triangle|lanczos3] [--dct pow2|all|none] INPUT OUT.raw [DECODED.raw]
 //
-// Prints one line: "out_w out_h decoded_w decoded_h x0 y0 x1 y1" where DECODED.raw (when asked
+// Prints one line: "out_w out_h decoded_w decoded_h x0 y0 x1 y1 scale" where DECODED.raw (when asked
 // for) holds the RGB image tfq resized from (after DCT scaling) and x0..y1 is the region of it
-// that became the output. EXIF orientation is not applied.
+// that became the output, and scale the DCT scaling factor (without DECODED.raw, the region is in
+// source pixels and scale is 1). EXIF orientation is not applied.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -34,8 +35,10 @@ bool WriteFile(const std::string& path, const void* data, size_t n) {
   return static_cast<bool>(f);
 }
 
-// Decodes `bytes` the way ImageConverter does for this geometry, to RGB.
-tfq::Status DecodeLikeConverter(const std::string& bytes, const ConvertOptions& o, Image* rgb) {
+// Decodes `bytes` the way ImageConverter does for this geometry, to RGB; *scale is the DCT scale.
+tfq::Status DecodeLikeConverter(const std::string& bytes, const ConvertOptions& o, Image* rgb,
+                                double* scale_out) {
+  *scale_out = 1.0;
   if (SniffImageKind(bytes) == ImageKind::kPng) {
     PngDecoder png;
     return png.Decode(bytes, 3, o.max_pixels, rgb, nullptr);
@@ -43,8 +46,9 @@ tfq::Status DecodeLikeConverter(const std::string& bytes, const ConvertOptions& 
   tfq::Result<JpegInfo> info = ParseJpegHeader(bytes);
   if (!info.ok()) return info.status();
   ResizePlan plan = PlanResize(info->width, info->height, o.resize);
-  JpegScale scale = ChooseJpegScale(plan.region.width(), plan.region.height(), plan.out_width, plan.out_height,
-                                    o.dct_scales);
+  JpegScale scale = ChooseJpegScale(plan.region.width(), plan.region.height(), plan.out_width,
+                                    plan.out_height, o.dct_scales);
+  *scale_out = double(scale.num) / scale.denom;
   JpegDecoder decoder;
   bool partial = false;
   Subsampling s;
@@ -80,7 +84,9 @@ int main(int argc, char** argv) {
       o.filter = f == "box" ? Filter::kBox : f == "lanczos3" ? Filter::kLanczos3 : Filter::kTriangle;
     } else if (a == "--dct") {
       std::string d = next();
-      o.dct_scales = d == "all" ? ScaleSet::kAllEighths : d == "none" ? ScaleSet::kFullSizeOnly : ScaleSet::kPowersOfTwo;
+      o.dct_scales = d == "all"    ? ScaleSet::kAllEighths
+                     : d == "none" ? ScaleSet::kFullSizeOnly
+                                   : ScaleSet::kPowersOfTwo;
     } else if (npaths < 3) {
       paths[npaths++] = a;
     } else {
@@ -101,15 +107,17 @@ int main(int argc, char** argv) {
   if (!WriteFile(paths[1], out->bytes.data(), out->bytes.size())) return Fail("cannot write " + paths[1]);
 
   Image decoded;
+  double scale = 1.0;
   if (npaths == 3) {
-    tfq::Status s = DecodeLikeConverter(bytes, o, &decoded);
+    tfq::Status s = DecodeLikeConverter(bytes, o, &decoded, &scale);
     if (!s.ok()) return Fail(paths[0] + ": " + s.message());
-    if (!WriteFile(paths[2], decoded.pixels.data(), decoded.pixels.size())) return Fail("cannot write " + paths[2]);
+    if (!WriteFile(paths[2], decoded.pixels.data(), decoded.pixels.size()))
+      return Fail("cannot write " + paths[2]);
   }
+  // The region in decoded pixels, mapped by the exact DCT scale as the converter maps it.
   ResizePlan plan = PlanResize(out->source_width, out->source_height, o.resize);
-  double sx = decoded.width ? double(decoded.width) / out->source_width : 1;
-  double sy = decoded.height ? double(decoded.height) / out->source_height : 1;
-  std::printf("%d %d %d %d %.9f %.9f %.9f %.9f\n", out->width, out->height, decoded.width, decoded.height,
-              plan.region.x0 * sx, plan.region.y0 * sy, plan.region.x1 * sx, plan.region.y1 * sy);
+  std::printf("%d %d %d %d %.9f %.9f %.9f %.9f %.9f\n", out->width, out->height, decoded.width,
+              decoded.height, plan.region.x0 * scale, plan.region.y0 * scale, plan.region.x1 * scale,
+              plan.region.y1 * scale, scale);
   return 0;
 }

@@ -42,12 +42,15 @@ struct Expect {
 // What each odd file must give when converted to 224x224 with default options.
 const std::map<std::string, Expect>& OddExpectations() {
   static const std::map<std::string, Expect> m = {
-      {"corrupt_data_olympus_exif_corrupted.jpg", {StatusCode::kCorruption, "corrupt JPEG data: premature end of data segment"}},
+      {"corrupt_data_olympus_exif_corrupted.jpg",
+       {StatusCode::kCorruption, "corrupt JPEG data: premature end of data segment"}},
       {"corrupt_header.jpg", {StatusCode::kCorruption, "truncated JPEG: no image data"}},
       {"empty_zero_bytes.jpg", {StatusCode::kInvalidData, "empty file (0 bytes)"}},
       {"jpeg12bit_monkey12.jpg", {StatusCode::kInvalidData, "12-bit JPEG is not supported"}},
-      {"truncated_2569067123_first10000bytes.jpg", {StatusCode::kCorruption, "truncated JPEG: premature end of data"}},
-      {"truncated_n01440764_tench_first60000bytes.JPEG", {StatusCode::kCorruption, "truncated JPEG: premature end of data"}},
+      {"truncated_2569067123_first10000bytes.jpg",
+       {StatusCode::kCorruption, "truncated JPEG: premature end of data"}},
+      {"truncated_n01440764_tench_first60000bytes.JPEG",
+       {StatusCode::kCorruption, "truncated JPEG: premature end of data"}},
       {"truncated_progressive_pil.jpg", {StatusCode::kCorruption, "truncated JPEG: premature end of data"}},
   };
   return m;

@@ -18,9 +18,12 @@ TEST_CASE("magic bytes name the image kind, whatever the file is called") {
   CHECK(SniffImageKind("RIFF\x10\0\0\0WEBPVP8 "s) == ImageKind::kWebp);
   CHECK(SniffImageKind("II*\0\x08\0\0\0"s) == ImageKind::kTiff);
   CHECK(SniffImageKind("MM\0*\0\0\0\x08"s) == ImageKind::kTiff);
-  CHECK(SniffImageKind("\0\0\0\x18" "ftypheic\0\0\0\0"s) == ImageKind::kHeif);
-  CHECK(SniffImageKind("\0\0\0\x18" "ftypmif1\0\0\0\0"s) == ImageKind::kHeif);
-  CHECK(SniffImageKind("\0\0\0\x1C" "ftypavif\0\0\0\0"s) == ImageKind::kAvif);
+  CHECK(SniffImageKind("\0\0\0\x18"
+                       "ftypheic\0\0\0\0"s) == ImageKind::kHeif);
+  CHECK(SniffImageKind("\0\0\0\x18"
+                       "ftypmif1\0\0\0\0"s) == ImageKind::kHeif);
+  CHECK(SniffImageKind("\0\0\0\x1C"
+                       "ftypavif\0\0\0\0"s) == ImageKind::kAvif);
   CHECK(SniffImageKind("BM\x36\0\x0C\0\0\0\0\0\x36\0\0\0"s) == ImageKind::kBmp);
 }
 
@@ -29,7 +32,8 @@ TEST_CASE("near misses are unknown") {
   CHECK(SniffImageKind("\xFF\xD8"s) == ImageKind::kUnknown);  // too short to be a JPEG
   CHECK(SniffImageKind("\x89PNG\r\n"s) == ImageKind::kUnknown);
   CHECK(SniffImageKind("BMW is a car brand") == ImageKind::kUnknown);
-  CHECK(SniffImageKind("\0\0\0\x18" "ftypisom\0\0\0\0"s) == ImageKind::kUnknown);  // an MP4 video
+  CHECK(SniffImageKind("\0\0\0\x18"
+                       "ftypisom\0\0\0\0"s) == ImageKind::kUnknown);  // an MP4 video
   CHECK(SniffImageKind("<!DOCTYPE html>") == ImageKind::kUnknown);
 }
 

@@ -48,7 +48,7 @@ std::string EncodeJpeg(const Image& image, int quality, int subsampling, bool pr
 namespace {
 
 std::string LibjpegEncode(const Image& image, J_COLOR_SPACE in_space, J_COLOR_SPACE jpeg_space, bool adobe,
-                          bool arithmetic, int quality) {
+                          bool arithmetic, int quality, const int* sampling = nullptr) {
   jpeg_compress_struct cinfo;
   jpeg_error_mgr jerr;
   cinfo.err = jpeg_std_error(&jerr);
@@ -65,6 +65,12 @@ std::string LibjpegEncode(const Image& image, J_COLOR_SPACE in_space, J_COLOR_SP
   jpeg_set_quality(&cinfo, quality, TRUE);
   cinfo.write_Adobe_marker = adobe ? TRUE : FALSE;
   cinfo.arith_code = arithmetic ? TRUE : FALSE;
+  if (sampling) {
+    for (int c = 0; c < 3; ++c) {
+      cinfo.comp_info[c].h_samp_factor = sampling[2 * c];
+      cinfo.comp_info[c].v_samp_factor = sampling[2 * c + 1];
+    }
+  }
   jpeg_start_compress(&cinfo, TRUE);
   while (cinfo.next_scanline < cinfo.image_height) {
     JSAMPROW row = const_cast<JSAMPROW>(image.row(static_cast<int>(cinfo.next_scanline)));
@@ -107,10 +113,14 @@ std::string EncodeArithmeticJpeg(const Image& rgb, int quality) {
   return LibjpegEncode(rgb, JCS_RGB, JCS_YCbCr, false, true, quality);
 }
 
+std::string EncodeJpegWithSampling(const Image& rgb, const int hv[6], int quality) {
+  return LibjpegEncode(rgb, JCS_RGB, JCS_YCbCr, false, false, quality, hv);
+}
+
 std::string ExifTiff(int orientation, bool le, uint16_t type) {
   std::string t = le ? std::string("II*\0", 4) : std::string("MM\0*", 4);
-  Put32(&t, 8, le);  // IFD0 right after the header
-  Put16(&t, 2, le);  // two entries: an unrelated tag, then orientation
+  Put32(&t, 8, le);       // IFD0 right after the header
+  Put16(&t, 2, le);       // two entries: an unrelated tag, then orientation
   Put16(&t, 0x010F, le);  // Make, ASCII, 4 bytes inline
   Put16(&t, 2, le);
   Put32(&t, 4, le);
@@ -163,7 +173,8 @@ std::string EncodePng(int w, int h, const PngSpec& spec, const std::vector<uint1
   }
   std::vector<png_color> pal;
   if (spec.color_type == PNG_COLOR_TYPE_PALETTE) {
-    for (size_t i = 0; i + 2 < palette.size(); i += 3) pal.push_back({palette[i], palette[i + 1], palette[i + 2]});
+    for (size_t i = 0; i + 2 < palette.size(); i += 3)
+      pal.push_back({palette[i], palette[i + 1], palette[i + 2]});
     png_set_PLTE(png, info, pal.data(), static_cast<int>(pal.size()));
     if (!spec.trns.empty()) {
       png_set_tRNS(png, info, spec.trns.data(), static_cast<int>(spec.trns.size()), nullptr);
@@ -221,13 +232,14 @@ size_t FindMarker(const std::string& jpeg, int code) {
 Image DecodeJpegForTest(const std::string& jpeg, int channels) {
   tjhandle h = tjInitDecompress();
   int w, ht, ss, cs;
-  if (tjDecompressHeader3(h, reinterpret_cast<const unsigned char*>(jpeg.data()), jpeg.size(), &w, &ht, &ss, &cs)) {
+  if (tjDecompressHeader3(h, reinterpret_cast<const unsigned char*>(jpeg.data()), jpeg.size(), &w, &ht, &ss,
+                          &cs)) {
     throw std::runtime_error(std::string("tjDecompressHeader3: ") + tjGetErrorStr2(h));
   }
   Image img;
   img.Reset(w, ht, channels);
-  if (tjDecompress2(h, reinterpret_cast<const unsigned char*>(jpeg.data()), jpeg.size(), img.pixels.data(), w, 0, ht,
-                    channels == 1 ? TJPF_GRAY : TJPF_RGB, 0)) {
+  if (tjDecompress2(h, reinterpret_cast<const unsigned char*>(jpeg.data()), jpeg.size(), img.pixels.data(), w,
+                    0, ht, channels == 1 ? TJPF_GRAY : TJPF_RGB, 0)) {
     throw std::runtime_error(std::string("tjDecompress2: ") + tjGetErrorStr2(h));
   }
   tjDestroy(h);

@@ -30,6 +30,10 @@ std::string EncodeCmykJpeg(const Image& cmyk, bool adobe_marker, int quality = 9
 // Encodes RGB with libjpeg's arithmetic coding.
 std::string EncodeArithmeticJpeg(const Image& rgb, int quality = 95);
 
+// Encodes RGB as Y'CbCr with the given sampling factors per component (h0 v0 h1 v1 h2 v2),
+// including ones TurboJPEG has no name for.
+std::string EncodeJpegWithSampling(const Image& rgb, const int hv[6], int quality = 95);
+
 // Inserts an APP1 Exif segment holding just an orientation tag right after SOI.
 std::string WithExifOrientation(const std::string& jpeg, int orientation, bool little_endian = true);
 
@@ -37,10 +41,10 @@ std::string WithExifOrientation(const std::string& jpeg, int orientation, bool l
 std::string ExifTiff(int orientation, bool little_endian, uint16_t type = 3);
 
 struct PngSpec {
-  int color_type = 2;        // PNG_COLOR_TYPE_*
+  int color_type = 2;  // PNG_COLOR_TYPE_*
   int bit_depth = 8;
   bool interlaced = false;
-  std::vector<uint8_t> trns; // palette alpha entries, or for gray/RGB one 16-bit sample per channel
+  std::vector<uint8_t> trns;  // palette alpha entries, or for gray/RGB one 16-bit sample per channel
 };
 
 // Encodes `samples` (w x h x channels of the colour type, one value per sample, already in the

@@ -2,6 +2,9 @@
 // ragged row splits, bytes in both layouts.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <tuple>
+
 #include "pipeline_test_util.h"
 
 namespace tfq::pipeline {
@@ -220,6 +223,67 @@ TEST_CASE("without features a batch holds the serialized records") {
                                                        testing::MakeExampleRecord(0, 1)});
   CHECK(batches[1].records == std::vector<std::string>{testing::MakeExampleRecord(0, 2)});
   CHECK(batches[0].columns.empty());
+}
+
+TEST_CASE("the batches do not depend on thread counts in deterministic mode") {
+  const auto paths = WriteExampleFiles(tfq::testing::MakeTempDir(), {30, 7, 0, 52, 19});
+  auto run = [&](size_t readers, size_t parsers, size_t buffer) {
+    PipelineOptions o = ExampleOptions(paths, 5);
+    o.read.cycle_length = 3;
+    o.read.block_length = 2;
+    o.read.reader_threads = readers;
+    o.read.file_buffer_records = buffer;
+    o.read.shuffle_files = true;
+    o.read.shuffle_buffer_size = 17;
+    o.read.seed = 11;
+    o.read.epochs = 2;
+    o.parse_threads = parsers;
+    o.features = {FixedLenInt64("index"), VarLenFloat("weights")};
+    auto pipeline = OpenPipeline(o);
+    std::vector<int64_t> index;
+    std::vector<float> weights;
+    std::vector<int64_t> splits;
+    for (const Batch& batch : AllBatches(pipeline.get())) {
+      const Column* i = batch.column("index");
+      const Column* w = batch.column("weights");
+      index.insert(index.end(), i->int64_values.begin(), i->int64_values.end());
+      weights.insert(weights.end(), w->float_values.begin(), w->float_values.end());
+      splits.insert(splits.end(), w->row_splits.begin(), w->row_splits.end());
+    }
+    CHECK(index.size() == 216);
+    return std::make_tuple(index, weights, splits);
+  };
+  const auto reference = run(1, 1, 256);
+  CHECK(run(3, 1, 2) == reference);
+  CHECK(run(2, 4, 1) == reference);
+}
+
+TEST_CASE("non-deterministic pipelines deliver the same multiset of rows") {
+  const std::vector<size_t> sizes = {90, 3, 0, 150, 41};
+  const auto paths = WriteExampleFiles(tfq::testing::MakeTempDir(), sizes);
+  std::vector<Id> all;
+  for (size_t f = 0; f < sizes.size(); ++f) {
+    for (size_t r = 0; r < sizes[f]; ++r) all.emplace_back(static_cast<uint32_t>(f), r);
+  }
+  for (size_t threads : {1, 3}) {
+    PipelineOptions o = ExampleOptions(paths, 7);
+    o.read.deterministic = false;
+    o.read.cycle_length = 3;
+    o.read.reader_threads = threads;
+    o.parse_threads = threads;
+    o.features = {FixedLenInt64("file"), FixedLenInt64("index")};
+    auto pipeline = OpenPipeline(o);
+    std::vector<Id> ids;
+    for (const Batch& batch : AllBatches(pipeline.get())) {
+      for (size_t r = 0; r < batch.rows; ++r) {
+        ids.emplace_back(static_cast<uint32_t>(batch.column("file")->int64_values[r]),
+                         static_cast<uint64_t>(batch.column("index")->int64_values[r]));
+        CHECK(ids.back() == Id(batch.sources[r].file, batch.sources[r].index));
+      }
+    }
+    std::sort(ids.begin(), ids.end());
+    CHECK(ids == all);
+  }
 }
 
 TEST_CASE("feature spec validation") {

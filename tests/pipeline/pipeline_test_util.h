@@ -171,17 +171,21 @@ namespace doctest {
 template <>
 struct StringMaker<tfq::pipeline::testing::Id> {
   static String convert(const tfq::pipeline::testing::Id& id) {
-    return ("(" + std::to_string(id.first) + "," + std::to_string(id.second) + ")").c_str();
+    std::string out = "(";
+    out += std::to_string(id.first);
+    out += ",";
+    out += std::to_string(id.second);
+    out += ")";
+    return out.c_str();
   }
 };
 template <>
 struct StringMaker<std::vector<tfq::pipeline::testing::Id>> {
   static String convert(const std::vector<tfq::pipeline::testing::Id>& ids) {
     std::string out = "[";
-    for (const auto& id : ids) {
-      out += "(" + std::to_string(id.first) + "," + std::to_string(id.second) + ")";
-    }
-    return (out + "]").c_str();
+    for (const auto& id : ids) out += StringMaker<tfq::pipeline::testing::Id>::convert(id).c_str();
+    out += "]";
+    return out.c_str();
   }
 };
 }  // namespace doctest

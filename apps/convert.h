@@ -1,0 +1,62 @@
+// `tfq convert`: the flags every conversion shares, and the table of conversions.
+//
+// convert.cc parses the shared flags, works out the direction from the inputs and the output name
+// (or --from/--to) and runs the matching Conversion. Each direction lives in its own file
+// (convert_jsonl.cc, convert_images.cc, ...) and may add flags of its own in a group of the
+// subcommand's help.
+#ifndef TFQ_APPS_CONVERT_H_
+#define TFQ_APPS_CONVERT_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "common/status.h"
+
+namespace tfq::app {
+
+struct ConvertFlags {
+  std::vector<std::string> inputs;
+  std::string output;
+  std::string from = "auto";
+  std::string to = "auto";
+  uint64_t shards = 0;  // 0: -o names the single output file
+  std::string suffix;
+  std::string compression = "auto";
+  std::string format = "proto-json";
+  bool sequence = false;
+  bool quiet = false;
+  bool json = false;
+  int threads = 0;  // 0: all cores
+};
+
+// What a conversion reports; convert.cc prints it (a line on stderr, or JSON with --json).
+struct ConvertSummary {
+  uint64_t records = 0;          // records (or rows/lines) written
+  uint64_t failures = 0;         // inputs skipped with a reason (images), reported separately
+  std::vector<std::string> outputs;
+  uint64_t bytes = 0;
+  double seconds = 0;
+  std::string unit = "records";  // what `records` counts, for the summary line
+};
+
+// One direction. `inputs` are expanded (globs resolved, directories kept as they are).
+struct Conversion {
+  const char* from;  // "jsonl", "tfrecord", "images", "csv"
+  const char* to;    // "tfrecord", "jsonl", "csv"
+  Status (*run)(const ConvertFlags& flags, const std::vector<std::string>& inputs,
+                ConvertSummary* summary);
+  // Adds the flags only this direction uses (in an option group of its own), or nullptr. The
+  // values live in the conversion's file; `tfq` parses one command line per process.
+  void (*add_flags)(CLI::App* cmd) = nullptr;
+};
+
+// The conversions of each file, and the flag groups they add to the subcommand.
+extern const Conversion kJsonLinesToTfRecord;
+extern const Conversion kTfRecordToJsonLines;
+
+}  // namespace tfq::app
+
+#endif  // TFQ_APPS_CONVERT_H_

@@ -1,0 +1,45 @@
+// What `tfq shard` and `tfq shuffle` share on the command line: the compression flags, the
+// summary line and --json object, and the warnings about dropped records and leftovers.
+#ifndef TFQ_APPS_RESHARD_REPORT_H_
+#define TFQ_APPS_RESHARD_REPORT_H_
+
+#include <cstdint>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "app_common.h"
+#include "common/status.h"
+#include "io/compression.h"
+#include "reshard/leftovers.h"
+#include "reshard/record_source.h"
+#include "reshard/summary.h"
+
+namespace tfq::app {
+
+// The shared input flags, except that -c/--compression names the OUTPUT compression (as in the
+// usage `tfq shard ... -c gzip`); input compression is sniffed, or forced with
+// --input-compression.
+void AddReshardIoFlags(CLI::App* cmd, RecordInputFlags* input, std::string* output_compression);
+
+// Expands the inputs and resolves both compressions ("auto" output: from `suffix`).
+Status ResolveReshardIo(const RecordInputFlags& flags, const std::string& output_compression,
+                        const std::string& suffix, std::vector<std::string>* paths,
+                        reshard::InputOptions* input, Compression* output);
+
+// Lets this process open `files` more descriptors than it has (round-robin shards), if the hard
+// limit allows; the open() failure explains it otherwise.
+void RaiseOpenFileLimit(uint64_t files);
+
+// Warns about temporaries of killed runs that were removed or found (reshard/leftovers.h).
+void ReportLeftovers(const reshard::LeftoverReport& report);
+
+// After a run: warns about dropped records, then prints the summary line on stderr (unless
+// quiet) or the JSON object on stdout. `selected` marks --index runs, whose expected records
+// are a subset of those read.
+void PrintReshardSummary(const std::string& command, const reshard::RunSummary& summary,
+                         double seconds, bool selected, bool json, bool quiet);
+
+}  // namespace tfq::app
+
+#endif  // TFQ_APPS_RESHARD_REPORT_H_

@@ -1,0 +1,138 @@
+#include "bench/bench.h"
+
+#include <algorithm>
+
+#include "bench/workload.h"
+
+namespace tfq::bench {
+namespace {
+
+double PerSecond(uint64_t count, double seconds) { return seconds > 0 ? static_cast<double>(count) / seconds : 0; }
+
+// Rates of each repetition, summarized; the primary metric first, then the other non-zero ones.
+std::vector<Rate> RatesOf(const WorkloadInfo& info, const Timing& t) {
+  std::vector<Metric> metrics = {info.primary};
+  for (Metric m : {Metric::kBytes, Metric::kRecords, Metric::kItems}) {
+    if (m != info.primary) metrics.push_back(m);
+  }
+  std::vector<Rate> rates;
+  for (Metric metric : metrics) {
+    std::vector<double> values;
+    bool any = false;
+    for (size_t i = 0; i < t.seconds.size(); ++i) {
+      const Work& w = t.work[i];
+      const uint64_t count = metric == Metric::kBytes ? w.bytes : metric == Metric::kRecords ? w.records : w.items;
+      any |= count > 0;
+      values.push_back(PerSecond(count, t.seconds[i]) / (metric == Metric::kBytes ? 1e6 : 1));
+    }
+    if (any || metric == info.primary) rates.push_back({UnitOf(info, metric), Summarize(std::move(values))});
+  }
+  return rates;
+}
+
+Status SelectWorkloads(const std::vector<std::string>& names, std::vector<const WorkloadInfo*>* out) {
+  const Registry& all = AllWorkloads();
+  const WorkloadInfo* calibration = all.Find(kCalibrationWorkload);
+  if (!calibration) return Status::Internal("the calibration workload is not compiled in");
+  out->push_back(calibration);
+  if (names.empty()) {
+    for (const WorkloadInfo& w : all.workloads()) {
+      if (&w != calibration) out->push_back(&w);
+    }
+    return Status::OK();
+  }
+  for (const WorkloadInfo& w : all.workloads()) {  // registry order, whatever order was asked
+    if (&w != calibration && std::find(names.begin(), names.end(), w.name) != names.end()) {
+      out->push_back(&w);
+    }
+  }
+  for (const std::string& name : names) {
+    if (all.Find(name)) continue;
+    std::string known;
+    for (const WorkloadInfo& w : all.workloads()) known += (known.empty() ? "" : ", ") + w.name;
+    return Status::InvalidArgument("--workloads: unknown workload '" + name + "' (known: " + known + ")");
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+std::vector<size_t> DefaultThreadCounts(size_t cores) {
+  if (cores <= 1) return {1};
+  return {1, cores};
+}
+
+Result<Report> RunBench(const BenchOptions& options, const ProgressCallback& progress) {
+  Report report;
+  report.date = UtcNow();
+  report.machine = CurrentMachine();
+  report.warnings = BuildWarnings(report.machine);
+  report.calibration = std::string(kCalibrationWorkload);
+
+  std::vector<size_t> threads = options.threads.empty() ? DefaultThreadCounts(report.machine.cores) : options.threads;
+  std::sort(threads.begin(), threads.end());
+  threads.erase(std::unique(threads.begin(), threads.end()), threads.end());
+  if (threads.front() == 0) return Status::InvalidArgument("--threads: thread counts start at 1");
+  std::vector<const WorkloadInfo*> selected;
+  TFQ_RETURN_IF_ERROR(SelectWorkloads(options.workloads, &selected));
+
+  const size_t steps = selected.size() * threads.size();
+  auto tell = [&](size_t step, std::string_view workload, size_t n, std::string_view phase) {
+    if (progress) progress({step, steps, workload, n, phase});
+  };
+  tell(0, "", 0, options.inputs.empty() ? "generating data" : "reading inputs");
+  Result<Dataset> loaded = options.inputs.empty()
+                               ? Result<Dataset>(Dataset::Generate(options.data_bytes, options.seed))
+                               : Dataset::Load(options.inputs, options.compression, options.data_bytes);
+  if (!loaded.ok()) return loaded.status();
+  Dataset& data = loaded.value();
+
+  RunSettings& s = report.settings;
+  s.threads = threads;
+  s.warmup_seconds = options.timing.warmup_seconds;
+  s.seconds = options.timing.seconds;
+  s.repetitions = options.timing.repetitions;
+  s.quick = options.quick;
+  s.generated = data.generated();
+  s.inputs = options.inputs;
+  s.seed = data.generated() ? options.seed : 0;
+  s.data_bytes = data.framed().size();
+  s.data_records = data.records().size();
+
+  size_t step = 0;
+  for (const WorkloadInfo* info : selected) {
+    tell(step + 1, info->name, 0, "preparing");
+    std::unique_ptr<Workload> workload = info->make();
+    Status prepared = workload->Prepare(data, threads.back());
+    if (prepared.code() == StatusCode::kInvalidData && info->name != kCalibrationWorkload) {
+      report.skipped.push_back({info->name, prepared.message()});
+      step += threads.size();
+      continue;
+    }
+    TFQ_RETURN_IF_ERROR(prepared.WithPrefix(info->name));
+    for (size_t n : threads) {
+      ++step;
+      auto on_phase = [&](std::string_view phase) { tell(step, info->name, n, phase); };
+      Result<Timing> t = TimeWorkload(*workload, n, info->self_threaded, options.timing, on_phase);
+      if (!t.ok()) {
+        return t.status().WithPrefix(info->name + " (" + std::to_string(n) + " threads)");
+      }
+      Measurement m;
+      m.workload = info->name;
+      m.threads = n;
+      m.rates = RatesOf(*info, *t);
+      m.repetitions = t->seconds.size();
+      m.passes_per_repetition = t->passes_per_repetition;
+      m.seconds = t->measured_seconds;
+      report.results.push_back(std::move(m));
+    }
+  }
+
+  for (Measurement& m : report.results) {
+    const Measurement* c = report.Find(report.calibration, m.threads);
+    if (c && c->primary().summary.median > 0) m.ratio = m.primary().summary.median / c->primary().summary.median;
+  }
+  return report;
+}
+
+}  // namespace tfq::bench

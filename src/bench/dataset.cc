@@ -1,0 +1,108 @@
+#include "bench/dataset.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+
+#include "bench/generate.h"
+#include "io/cleanup.h"
+#include "io/file_streams.h"
+#include "tfrecord/format.h"
+#include "tfrecord/open.h"
+#include "tfrecord/record_reader.h"
+#include "tfrecord/record_writer.h"
+
+namespace tfq::bench {
+
+struct Dataset::TemporaryFile {
+  std::string path;
+  int cleanup_slot = -1;
+  ~TemporaryFile() {
+    unlink(path.c_str());
+    UnregisterTemporaryPath(cleanup_slot);
+  }
+};
+
+Dataset::Dataset() : framed_(std::make_unique<std::string>()) {}
+Dataset::Dataset(Dataset&&) noexcept = default;
+Dataset& Dataset::operator=(Dataset&&) noexcept = default;
+Dataset::~Dataset() = default;
+
+Dataset Dataset::Generate(uint64_t bytes, uint64_t seed) {
+  Dataset d;
+  d.generated_ = true;
+  d.seed_ = seed;
+  d.framed_->reserve(bytes + (64 << 10));
+  GenerateExampleRecords(bytes, seed, d.framed_.get());
+  d.IndexRecords();
+  return d;
+}
+
+Result<Dataset> Dataset::Load(const std::vector<std::string>& paths, Compression compression,
+                              uint64_t max_bytes) {
+  Dataset d;
+  d.generated_ = false;
+  d.sources_ = paths;
+  d.compression_ = compression;
+  for (const std::string& path : paths) {
+    if (d.framed_->size() >= max_bytes) break;
+    Result<tfrecord::OpenedInput> in = tfrecord::OpenRecordInput(path, compression);
+    if (!in.ok()) return in.status();
+    tfrecord::RecordReader reader(std::move(in->stream), {});
+    std::string_view record;
+    while (d.framed_->size() < max_bytes && reader.Read(&record)) {
+      tfrecord::AppendFramedRecord(record, d.framed_.get());
+    }
+    TFQ_RETURN_IF_ERROR(reader.status());
+  }
+  if (d.framed_->empty()) return Status::InvalidData("no records in the files named");
+  d.IndexRecords();
+  return d;
+}
+
+void Dataset::IndexRecords() {
+  records_.clear();
+  const std::string& f = *framed_;
+  for (size_t at = 0; at + tfrecord::kHeaderSize <= f.size();) {
+    const uint64_t length = tfrecord::DecodeFixed64(f.data() + at);
+    records_.emplace_back(f.data() + at + tfrecord::kHeaderSize, length);
+    at += tfrecord::kFramingOverhead + length;
+  }
+}
+
+Result<std::string_view> Dataset::Gzipped() {
+  if (!gzipped_) {
+    auto out = std::make_unique<std::string>();
+    std::unique_ptr<OutputStream> gzip =
+        NewCompressingStream(NewStringOutputStream("gzip", out.get()), Compression::kGzip);
+    TFQ_RETURN_IF_ERROR(gzip->Write(*framed_));
+    TFQ_RETURN_IF_ERROR(gzip->Close());
+    gzipped_ = std::move(out);
+  }
+  return std::string_view(*gzipped_);
+}
+
+Result<std::vector<std::string>> Dataset::Files() {
+  if (!generated_) return sources_;
+  if (!temporary_) {
+    const char* dir = std::getenv("TMPDIR");
+    std::string path = std::string(dir && *dir ? dir : "/tmp") + "/tfq-bench-XXXXXX.tfrecord";
+    // mkstemps reserves a unique name; CreateOutputFile then replaces it atomically.
+    const int fd = mkstemps(path.data(), 9);
+    if (fd < 0) return Status::FromErrno(path, errno);
+    close(fd);
+    auto file = std::make_unique<TemporaryFile>();
+    file->path = path;
+    file->cleanup_slot = RegisterTemporaryPath(path);
+    Result<std::unique_ptr<OutputStream>> out = CreateOutputFile(path);
+    if (!out.ok()) return out.status();
+    TFQ_RETURN_IF_ERROR((*out)->Write(*framed_));
+    TFQ_RETURN_IF_ERROR((*out)->Close());
+    temporary_ = std::move(file);
+  }
+  return std::vector<std::string>{temporary_->path};
+}
+
+}  // namespace tfq::bench

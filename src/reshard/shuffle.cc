@@ -1,0 +1,143 @@
+#include "reshard/shuffle.h"
+
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+
+#include <cerrno>
+
+#include "common/byte_size.h"
+#include "reshard/bucket_shuffle.h"
+#include "reshard/random.h"
+
+namespace tfq::reshard {
+namespace {
+
+// The expected arena cost of all records (RecordArena::Cost summed), or 0 if unknown.
+uint64_t EstimateTotalCost(const InputSurvey& survey, const RecordSource& source,
+                           uint64_t arena_bytes) {
+  if (survey.sizes_exact) {
+    // Uncompressed files hold exactly their framed records (payload + 16 bytes, the size of an
+    // arena entry); each record also needs one index entry.
+    const uint64_t mean = survey.sampled_records ? survey.sampled_bytes / survey.sampled_records : 0;
+    const uint64_t records = mean ? survey.file_bytes / mean : 0;
+    return survey.file_bytes + records * sizeof(RecordArena::IndexEntry);
+  }
+  // Compressed files: extrapolate from the first arena's worth and how far into the files it got.
+  const uint64_t read = source.source_bytes_read();
+  if (survey.rereadable && read > 0) {
+    return static_cast<uint64_t>(static_cast<double>(arena_bytes) *
+                                 static_cast<double>(survey.file_bytes) / static_cast<double>(read));
+  }
+  return 0;  // standard input: no idea
+}
+
+// Refuses early when the temporary file would clearly not fit (rather than failing with a full
+// disk after an hour). Only possible when the input size is known.
+Status CheckTemporarySpace(const std::string& dir, uint64_t spill_bytes) {
+  struct statvfs vfs;
+  if (statvfs(dir.c_str(), &vfs) != 0) return Status::OK();  // the spill file reports it
+  const uint64_t free_bytes = static_cast<uint64_t>(vfs.f_bavail) * vfs.f_frsize;
+  if (free_bytes >= spill_bytes) return Status::OK();
+  return Status::ResourceExhausted(
+      "the shuffle needs about " + FormatByteSize(spill_bytes) + " of temporary space in " + dir +
+      " but only " + FormatByteSize(free_bytes) +
+      " is free; choose another directory with --tmp-dir (or raise --memory)");
+}
+
+}  // namespace
+
+std::string ShuffleTmpDir(const ShuffleOptions& options) {
+  if (!options.tmp_dir.empty()) return options.tmp_dir;
+  const size_t slash = options.output.prefix.rfind('/');
+  if (slash == std::string::npos) return ".";
+  return slash == 0 ? "/" : options.output.prefix.substr(0, slash);
+}
+
+Status ValidateShuffleOptions(const ShuffleOptions& o) {
+  if (o.shards == 0) return Status::InvalidArgument("--shards must be at least 1");
+  if (o.window == 0 && o.memory < kMinShuffleMemory) {
+    return Status::InvalidArgument("--memory must be at least " + FormatByteSize(kMinShuffleMemory) +
+                                   " (" + FormatByteSize(kShuffleReservedMemory) +
+                                   " of it goes to I/O buffers)");
+  }
+  if (!o.tmp_dir.empty()) {
+    struct stat st;
+    if (stat(o.tmp_dir.c_str(), &st) != 0) return Status::FromErrno("--tmp-dir " + o.tmp_dir, errno);
+    if (!S_ISDIR(st.st_mode)) return Status::InvalidArgument("--tmp-dir " + o.tmp_dir + ": not a directory");
+  }
+  return Status::OK();
+}
+
+Status RunShuffle(const std::vector<std::string>& paths, const ShuffleOptions& options,
+                  RunSummary* summary) {
+  *summary = RunSummary{};
+  TFQ_RETURN_IF_ERROR(ValidateShuffleOptions(options));
+  if (options.window > 0) return RunWindowShuffle(paths, options, summary);
+  ShardSetOptions out = options.output;
+  Result<std::unique_ptr<ShardSet>> created = ShardSet::Create(out);
+  if (!created.ok()) return created.status();
+  ShardSet& set = *created.value();
+
+  Result<InputSurvey> survey = SurveyInputs(paths, options.input);
+  if (!survey.ok()) return survey.status();
+  const uint64_t arena_bytes = options.memory - kShuffleReservedMemory;
+  const std::string tmp_dir = ShuffleTmpDir(options);
+  if (survey->sizes_exact && survey->file_bytes > arena_bytes) {
+    TFQ_RETURN_IF_ERROR(CheckTemporarySpace(tmp_dir, survey->file_bytes));
+  }
+
+  RecordSource source(paths, options.input);
+  BucketShuffleOptions bucket_options;
+  bucket_options.memory = arena_bytes;
+  bucket_options.tmp_dir = tmp_dir;
+  bucket_options.estimate_total_cost = [&] {
+    return EstimateTotalCost(survey.value(), source, arena_bytes);
+  };
+  Result<std::unique_ptr<BucketShuffle>> made = BucketShuffle::Create(std::move(bucket_options));
+  if (!made.ok()) return made.status();
+  BucketShuffle& shuffle = *made.value();
+
+  const ShuffleKeys keys(options.seed);
+  std::string_view record;
+  while (source.Next(&record)) {
+    summary->expected.Add(record);
+    TFQ_RETURN_IF_ERROR(shuffle.Add(keys(source.records() - 1), record));
+  }
+  summary->records_read = source.records();
+  summary->bytes_read = source.source_bytes_read();
+  summary->skipped = source.skipped();
+  TFQ_RETURN_IF_ERROR(source.status());
+
+  // The shuffled sequence is cut into consecutive runs: shard k gets positions
+  // [k*n/N, (k+1)*n/N), so only one output is open at a time.
+  const uint64_t n = source.records();
+  const uint64_t num_shards = options.shards;
+  auto shard_end = [&](uint64_t k) {
+    return static_cast<uint64_t>(static_cast<unsigned __int128>(k + 1) * n / num_shards);
+  };
+  uint64_t position = 0;
+  uint64_t shard = 0;
+  TFQ_RETURN_IF_ERROR(shuffle.Drain([&](std::string_view payload) -> Status {
+    while (position >= shard_end(shard)) TFQ_RETURN_IF_ERROR(set.Finish(shard++));
+    ++position;
+    return set.Write(shard, payload);
+  }));
+  for (uint64_t k = 0; k < num_shards; ++k) {  // every shard exists, even if empty
+    TFQ_RETURN_IF_ERROR(set.Open(k));
+    TFQ_RETURN_IF_ERROR(set.Finish(k));
+  }
+
+  summary->method = shuffle.spilled()
+                        ? std::to_string(shuffle.top_buckets()) + " buckets" +
+                              (shuffle.splits() ? " (" + std::to_string(shuffle.splits()) + " split again)" : "")
+                        : "in memory";
+  summary->temporary_bytes = shuffle.spill_bytes();
+  summary->written = set.checksum();
+  summary->bytes_written = set.bytes_written();
+  TFQ_RETURN_IF_ERROR(CheckChecksums(*summary));
+  TFQ_RETURN_IF_ERROR(set.Commit(num_shards));
+  summary->shards = set.shards();
+  return Status::OK();
+}
+
+}  // namespace tfq::reshard

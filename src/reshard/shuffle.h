@@ -1,0 +1,59 @@
+// Globally shuffling TFRecord inputs: the library behind `tfq shuffle` (docs/shuffle.md).
+//
+// The default is a uniform shuffle of all records of all inputs: record j (global index) gets
+// the key ShuffleKeys(seed)(j) and the output is the records in key order, found in memory when
+// they fit in the budget and through temporary buckets otherwise (reshard/bucket_shuffle.h),
+// with the same result either way. The shuffled sequence is cut into N shards of consecutive
+// records (sizes differ by at most one), written one after another.
+//
+// With `window` > 0 it is instead tf.data's streaming shuffle(buffer_size): a buffer of
+// `window` records, each output drawn uniformly from it and replaced by the next input. Cheap
+// and local (a record moves at most a few windows from its place), memory about `window`
+// records regardless of `memory`; shards are dealt round-robin since the count is not known.
+//
+// Memory bound (bucket mode): `memory` bytes in all, of which kShuffleReservedMemory is kept
+// for buffers (input window, output buffer, decompression) and the rest holds records.
+#ifndef TFQ_RESHARD_SHUFFLE_H_
+#define TFQ_RESHARD_SHUFFLE_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+#include "reshard/record_source.h"
+#include "reshard/shard_set.h"
+#include "reshard/summary.h"
+
+namespace tfq::reshard {
+
+constexpr uint64_t kShuffleReservedMemory = uint64_t{12} << 20;
+constexpr uint64_t kMinShuffleMemory = uint64_t{32} << 20;
+
+struct ShuffleOptions {
+  uint64_t seed = 0;
+  uint64_t shards = 1;
+  uint64_t memory = uint64_t{512} << 20;
+  std::string tmp_dir;  // "" = the directory of the output prefix
+  uint64_t window = 0;  // > 0: the streaming buffer shuffle instead
+  InputOptions input;
+  ShardSetOptions output;
+};
+
+Status ValidateShuffleOptions(const ShuffleOptions& options);
+
+// Reads `paths` (already glob-expanded) and writes the shuffled shards. The outputs appear only
+// if every record arrived exactly once (CheckChecksums); *summary is filled as far as it got.
+Status RunShuffle(const std::vector<std::string>& paths, const ShuffleOptions& options,
+                  RunSummary* summary);
+
+// The streaming buffer shuffle (options.window > 0); RunShuffle calls it.
+Status RunWindowShuffle(const std::vector<std::string>& paths, const ShuffleOptions& options,
+                        RunSummary* summary);
+
+// The directory the temporary file goes to: options.tmp_dir, or the output prefix's directory.
+std::string ShuffleTmpDir(const ShuffleOptions& options);
+
+}  // namespace tfq::reshard
+
+#endif  // TFQ_RESHARD_SHUFFLE_H_

@@ -1,0 +1,70 @@
+// Writing small TFRecord files and reading shards back, for the shard and shuffle tests.
+#ifndef TFQ_TESTS_RESHARD_RESHARD_TEST_UTIL_H_
+#define TFQ_TESTS_RESHARD_RESHARD_TEST_UTIL_H_
+
+#include <dirent.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "common/test_env.h"
+#include "io/file_streams.h"
+#include "reshard/record_source.h"
+#include "tfrecord/record_reader.h"
+#include "tfrecord/record_writer.h"
+
+namespace tfq::reshard::testing {
+
+using tfq::testing::MakeTempDir;
+using tfq::testing::ReadFileOrDie;
+using tfq::testing::WriteFileOrDie;
+
+// "rec-<i>" padded with filler up to `size` bytes (when larger): distinct and checkable.
+inline std::string Rec(int i, size_t size = 0) {
+  std::string s = "rec-" + std::to_string(i);
+  if (s.size() < size) s.append(size - s.size(), static_cast<char>('a' + i % 26));
+  return s;
+}
+
+inline std::vector<std::string> Recs(int from, int to, size_t size = 0) {
+  std::vector<std::string> out;
+  for (int i = from; i < to; ++i) out.push_back(Rec(i, size));
+  return out;
+}
+
+inline void WriteRecords(const std::string& path, const std::vector<std::string>& records) {
+  std::string bytes;
+  for (const auto& r : records) tfrecord::AppendFramedRecord(r, &bytes);
+  WriteFileOrDie(path, bytes);
+}
+
+// Every record of one file (any compression), or a FAIL.
+inline std::vector<std::string> ReadRecords(const std::string& path) {
+  auto file = OpenRecordFile(path, InputOptions{});
+  REQUIRE(file.ok());
+  tfrecord::RecordReader reader(std::move(file->stream), {});
+  std::vector<std::string> out;
+  std::string_view r;
+  while (reader.Read(&r)) out.emplace_back(r);
+  REQUIRE(reader.status().ok());
+  return out;
+}
+
+// Names in `dir`, hidden ones included, sorted.
+inline std::vector<std::string> ListDir(const std::string& dir) {
+  std::vector<std::string> names;
+  if (DIR* d = opendir(dir.c_str())) {
+    while (const dirent* e = readdir(d)) {
+      const std::string n = e->d_name;
+      if (n != "." && n != "..") names.push_back(n);
+    }
+    closedir(d);
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+}  // namespace tfq::reshard::testing
+
+#endif  // TFQ_TESTS_RESHARD_RESHARD_TEST_UTIL_H_

@@ -1,0 +1,130 @@
+// ShardSet: hidden staging names, all-or-nothing commit, and the windowed input it is fed from.
+#include "reshard/shard_set.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <doctest/doctest.h>
+
+#include "reshard/leftovers.h"
+#include "reshard/window_file.h"
+#include "reshard_test_util.h"
+
+namespace tfq::reshard {
+namespace {
+
+using testing::ListDir;
+using testing::ReadRecords;
+
+std::unique_ptr<ShardSet> MakeSet(const std::string& prefix, const std::string& suffix = "") {
+  ShardSetOptions o;
+  o.prefix = prefix;
+  o.suffix = suffix;
+  auto set = ShardSet::Create(o);
+  REQUIRE(set.ok());
+  return std::move(set).value();
+}
+
+TEST_CASE("shards are hidden until Commit names them all") {
+  const std::string dir = testing::MakeTempDir();
+  auto set = MakeSet(dir + "/train", ".tfrecord");
+  REQUIRE(set->Write(0, "a").ok());
+  REQUIRE(set->Write(2, "c").ok());
+  REQUIRE(set->Open(1).ok());
+  for (const auto& name : ListDir(dir)) CHECK(name.rfind(".tfq-partial.train-0000", 0) == 0);
+  CHECK(ListDir(dir).size() == 3);
+  REQUIRE(set->Commit(3).ok());
+  CHECK(ListDir(dir) == std::vector<std::string>{"train-00000-of-00003.tfrecord",
+                                                 "train-00001-of-00003.tfrecord",
+                                                 "train-00002-of-00003.tfrecord"});
+  CHECK(ReadRecords(dir + "/train-00002-of-00003.tfrecord") == std::vector<std::string>{"c"});
+  CHECK(ReadRecords(dir + "/train-00001-of-00003.tfrecord").empty());
+  CHECK(set->checksum().count() == 2);
+  CHECK(set->shards()[0].bytes == 17);
+}
+
+TEST_CASE("an uncommitted set leaves nothing; a failed commit takes back what it renamed") {
+  const std::string dir = testing::MakeTempDir();
+  {
+    auto set = MakeSet(dir + "/x");
+    REQUIRE(set->Write(0, "a").ok());
+    REQUIRE(set->Finish(0).ok());
+    REQUIRE(set->Write(1, "b").ok());
+  }
+  CHECK(ListDir(dir).empty());
+  // The second final name is taken by a non-empty directory: rename fails there.
+  REQUIRE(mkdir((dir + "/x-00001-of-00002").c_str(), 0755) == 0);
+  testing::WriteFileOrDie(dir + "/x-00001-of-00002/keep", "");
+  auto set = MakeSet(dir + "/x");
+  REQUIRE(set->Write(0, "a").ok());
+  REQUIRE(set->Write(1, "b").ok());
+  CHECK(set->Commit(2).code() == StatusCode::kIoError);
+  set.reset();
+  CHECK(ListDir(dir) == std::vector<std::string>{"x-00001-of-00002"});
+}
+
+TEST_CASE("a prefix must name files") {
+  ShardSetOptions o;
+  o.prefix = "dir/";
+  CHECK(ShardSet::Create(o).status().code() == StatusCode::kInvalidArgument);
+  o.prefix = "";
+  CHECK(ShardSet::Create(o).status().code() == StatusCode::kInvalidArgument);
+  o.prefix = "/nonexistent-dir/x";
+  auto set = ShardSet::Create(o);
+  REQUIRE(set.ok());
+  CHECK((*set)->Open(0).code() == StatusCode::kNotFound);
+}
+
+TEST_CASE("leftovers of killed runs: own prefix removed, others reported, live ones untouched") {
+  const std::string dir = testing::MakeTempDir();
+  // A pid that certainly ended: a child that exited and was reaped.
+  const pid_t dead = fork();
+  if (dead == 0) _exit(0);
+  REQUIRE(waitpid(dead, nullptr, 0) == dead);
+  const std::string d = std::to_string(dead);
+  testing::WriteFileOrDie(dir + "/.tfq-partial.train-00003.tfrecord." + d, "xx");
+  testing::WriteFileOrDie(dir + "/.tfq-partial.train-00001-of-00004." + d, "x");
+  testing::WriteFileOrDie(dir + "/.tfq-partial.other.tfrecord." + d, "xyz");
+  testing::WriteFileOrDie(dir + "/.tfq-partial.train-extra-00001." + d, "x");
+  testing::WriteFileOrDie(dir + "/.tfq-partial.train-00002." + std::to_string(getppid()), "x");
+  testing::WriteFileOrDie(dir + "/train-00000-of-00004", "x");
+  LeftoverReport report = CleanLeftovers(dir + "/train", {dir});
+  CHECK(report.removed.size() == 2);
+  REQUIRE(report.found.size() == 2);
+  CHECK(ListDir(dir) == std::vector<std::string>{
+                            ".tfq-partial.other.tfrecord." + d,
+                            ".tfq-partial.train-00002." + std::to_string(getppid()),
+                            ".tfq-partial.train-extra-00001." + d, "train-00000-of-00004"});
+}
+
+TEST_CASE("the windowed file stream: views across window moves, large peeks, skips") {
+  const std::string dir = testing::MakeTempDir();
+  std::string bytes(100000, '\0');
+  for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<char>(i * 7 + i / 251);
+  testing::WriteFileOrDie(dir + "/f", bytes);
+  const int fd = open((dir + "/f").c_str(), O_RDONLY);
+  REQUIRE(fd >= 0);
+  auto s = NewWindowedFileStream(dir + "/f", fd, bytes.size(), /*window=*/4096);
+  std::string_view v;
+  REQUIRE(s->Peek(10, &v).ok());
+  CHECK(v == std::string_view(bytes).substr(0, v.size()));
+  s->Consume(4000);
+  REQUIRE(s->Peek(20000, &v).ok());  // larger than the window
+  CHECK(v.size() >= 20000);
+  CHECK(v.substr(0, 20000) == std::string_view(bytes).substr(4000, 20000));
+  uint64_t skipped = 0;
+  REQUIRE(s->Skip(50000, &skipped).ok());
+  CHECK(skipped == 50000);
+  REQUIRE(s->Peek(1, &v).ok());
+  CHECK(v.substr(0, 100) == std::string_view(bytes).substr(54000, 100));
+  REQUIRE(s->Skip(1 << 20, &skipped).ok());
+  CHECK(skipped == bytes.size() - 54000);
+  REQUIRE(s->Peek(1, &v).ok());
+  CHECK(v.empty());
+  CHECK(s->position() == bytes.size());
+}
+
+}  // namespace
+}  // namespace tfq::reshard

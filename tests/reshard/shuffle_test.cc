@@ -1,0 +1,159 @@
+// RunShuffle and RunWindowShuffle over real files: shards, determinism across memory sizes and
+// directories, the window shuffle's locality, and no temporaries left behind.
+#include "reshard/shuffle.h"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <map>
+
+#include "reshard_test_util.h"
+#include "shuffle_stats.h"
+#include "tfrecord/open.h"
+
+namespace tfq::reshard {
+namespace {
+
+using testing::ListDir;
+using testing::ReadRecords;
+using testing::Recs;
+using testing::WriteRecords;
+
+struct Fixture {
+  std::string dir = testing::MakeTempDir();
+  std::vector<std::string> inputs = {dir + "/in-a", dir + "/in-b", dir + "/in-c"};
+  explicit Fixture(size_t size = 0) {
+    WriteRecords(inputs[0], Recs(0, 300, size));
+    WriteRecords(inputs[1], Recs(300, 301, size));
+    WriteRecords(inputs[2], Recs(301, 1000, size));
+  }
+  // All output records, shard after shard.
+  std::vector<std::string> Run(ShuffleOptions o, RunSummary* summary = nullptr) {
+    RunSummary local;
+    if (!summary) summary = &local;
+    REQUIRE(RunShuffle(inputs, o, summary).ok());
+    std::vector<std::string> all;
+    for (uint64_t k = 0; k < o.shards; ++k) {
+      auto shard = ReadRecords(tfrecord::ShardName(o.output.prefix, k, o.shards, o.output.suffix));
+      all.insert(all.end(), shard.begin(), shard.end());
+    }
+    return all;
+  }
+  ShuffleOptions Options(const std::string& name, uint64_t seed) const {
+    ShuffleOptions o;
+    o.seed = seed;
+    o.output.prefix = dir + "/" + name;
+    return o;
+  }
+};
+
+TEST_CASE("a shuffled permutation of all inputs, cut into near-equal shards") {
+  Fixture f;
+  ShuffleOptions o = f.Options("out", 1);
+  o.shards = 3;
+  RunSummary summary;
+  std::vector<std::string> all = f.Run(o, &summary);
+  CHECK(summary.method == "in memory");
+  CHECK(summary.expected == summary.written);
+  CHECK(all != Recs(0, 1000));
+  std::vector<std::string> sorted = all, expected = Recs(0, 1000);
+  std::sort(sorted.begin(), sorted.end());
+  std::sort(expected.begin(), expected.end());
+  CHECK(sorted == expected);
+  REQUIRE(summary.shards.size() == 3);
+  CHECK(summary.shards[0].records == 333);
+  CHECK(summary.shards[1].records == 333);
+  CHECK(summary.shards[2].records == 334);
+}
+
+TEST_CASE("the same bytes out whatever --memory and --tmp-dir; different seeds differ") {
+  Fixture big(40000);  // 1000 records of 40 KB: twice the 20 MiB arena of the smallest --memory
+  ShuffleOptions roomy = big.Options("roomy", 7), tight = big.Options("tight", 7);
+  roomy.shards = tight.shards = 2;
+  roomy.memory = 256 << 20;
+  tight.memory = kMinShuffleMemory;
+  tight.tmp_dir = testing::MakeTempDir();
+  RunSummary in_memory, buckets;
+  CHECK(big.Run(roomy, &in_memory) == big.Run(tight, &buckets));
+  CHECK(in_memory.method == "in memory");
+  CHECK(buckets.method.find("buckets") != std::string::npos);
+  CHECK(buckets.temporary_bytes > 40000000);
+  for (uint64_t k = 0; k < 2; ++k) {
+    CHECK(testing::ReadFileOrDie(tfrecord::ShardName(roomy.output.prefix, k, 2)) ==
+          testing::ReadFileOrDie(tfrecord::ShardName(tight.output.prefix, k, 2)));
+  }
+  CHECK(ListDir(tight.tmp_dir).empty());  // the spill file never had a name
+
+  Fixture f;
+  CHECK(f.Run(f.Options("seed8", 8)) != f.Run(f.Options("seed7", 7)));
+  CHECK(f.Run(f.Options("again", 7)) == f.Run(f.Options("seed7b", 7)));
+}
+
+TEST_CASE("the window shuffle: a permutation, local, first output uniform over the window") {
+  Fixture f;
+  ShuffleOptions o = f.Options("w", 3);
+  o.window = 50;
+  o.shards = 2;
+  RunSummary summary;
+  REQUIRE(RunShuffle(f.inputs, o, &summary).ok());
+  const auto s0 = ReadRecords(f.dir + "/w-00000-of-00002");
+  const auto s1 = ReadRecords(f.dir + "/w-00001-of-00002");
+  CHECK(s0.size() == 500);
+  CHECK(s1.size() == 500);
+  std::vector<std::string> all;  // dealt round-robin: interleave back
+  for (size_t i = 0; i < 500; ++i) {
+    all.push_back(s0[i]);
+    all.push_back(s1[i]);
+  }
+  std::map<std::string, int> index;
+  for (int i = 0; i < 1000; ++i) index[testing::Rec(i)] = i;
+  for (size_t p = 0; p < all.size(); ++p) {
+    // At output p only records up to p + window - 1 have been read.
+    CHECK(index.at(all[p]) <= static_cast<int>(p) + 49);
+  }
+  std::vector<std::string> sorted = all, expected = Recs(0, 1000);
+  std::sort(sorted.begin(), sorted.end());
+  std::sort(expected.begin(), expected.end());
+  CHECK(sorted == expected);
+}
+
+TEST_CASE("window shuffle: the first output is uniform over the first N records") {
+  const std::string dir = testing::MakeTempDir();
+  WriteRecords(dir + "/in", Recs(0, 20));
+  std::vector<double> counts(8, 0);
+  for (uint64_t seed = 0; seed < 4000; ++seed) {
+    ShuffleOptions o;
+    o.seed = seed;
+    o.window = 8;
+    o.output.prefix = dir + "/o" + std::to_string(seed);
+    RunSummary summary;
+    REQUIRE(RunShuffle({dir + "/in"}, o, &summary).ok());
+    const auto out = ReadRecords(o.output.prefix + "-00000-of-00001");
+    counts[std::stoi(out[0].substr(4))] += 1;  // "rec-<i>", i < 8
+    std::remove((o.output.prefix + "-00000-of-00001").c_str());
+  }
+  CHECK(testing::ChiSquareUniform(counts) < testing::ChiSquareCritical(7));
+}
+
+TEST_CASE("shuffle options are checked") {
+  ShuffleOptions o;
+  o.output.prefix = "x";
+  o.memory = 1 << 20;
+  CHECK(ValidateShuffleOptions(o).code() == StatusCode::kInvalidArgument);
+  o.memory = kMinShuffleMemory;
+  CHECK(ValidateShuffleOptions(o).ok());
+  o.shards = 0;
+  CHECK(ValidateShuffleOptions(o).code() == StatusCode::kInvalidArgument);
+  o.shards = 1;
+  o.tmp_dir = "/nonexistent/dir";
+  CHECK(ValidateShuffleOptions(o).code() == StatusCode::kNotFound);
+  CHECK(ShuffleTmpDir(o) == "/nonexistent/dir");
+  o.tmp_dir = "";
+  o.output.prefix = "a/b/c";
+  CHECK(ShuffleTmpDir(o) == "a/b");
+  o.output.prefix = "c";
+  CHECK(ShuffleTmpDir(o) == ".");
+}
+
+}  // namespace
+}  // namespace tfq::reshard
