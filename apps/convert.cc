@@ -14,7 +14,7 @@
 namespace tfq::app {
 namespace {
 
-const Conversion* const kConversions[] = {&kJsonLinesToTfRecord, &kTfRecordToJsonLines};
+const Conversion* const kConversions[] = {&kJsonLinesToTfRecord, &kTfRecordToJsonLines, &kCsvToTfRecord, &kTfRecordToCsv, &kImagesToTfRecord};
 
 bool EndsWith(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
@@ -42,7 +42,17 @@ void PrintSummary(const ConvertFlags& flags, const ConvertSummary& s) {
   if (flags.json) {
     nlohmann::json j = {{s.unit, s.records}, {"failures", s.failures}, {"outputs", s.outputs},
                         {"bytes", s.bytes}, {"seconds", s.seconds}, {s.unit + "_per_second", rate}};
+    if (s.rows) {
+      j["rows"] = s.rows;
+      j["rows_per_second"] = s.seconds > 0 ? static_cast<double>(s.rows) / s.seconds : 0;
+    }
     std::printf("%s\n", j.dump().c_str());
+  } else if (!flags.quiet && s.rows) {  // tables: rows read and their rate
+    std::fprintf(stderr, "tfq: read %llu rows, wrote %llu %s to %zu file%s (%llu bytes) in %.2f s (%.0f rows/s)\n",
+                 static_cast<unsigned long long>(s.rows), static_cast<unsigned long long>(s.records),
+                 s.unit.c_str(), s.outputs.size(), s.outputs.size() == 1 ? "" : "s",
+                 static_cast<unsigned long long>(s.bytes), s.seconds,
+                 s.seconds > 0 ? static_cast<double>(s.rows) / s.seconds : 0);
   } else if (!flags.quiet) {
     std::fprintf(stderr, "tfq: wrote %llu %s to %zu file%s (%llu bytes) in %.2f s (%.0f %s/s)%s\n",
                  static_cast<unsigned long long>(s.records), s.unit.c_str(), s.outputs.size(),
@@ -73,7 +83,7 @@ int RunConvert(const ConvertFlags& flags) {
   summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!s.ok()) return ReportError(s);
   PrintSummary(flags, summary);
-  return kExitOk;
+  return summary.failures ? kExitInputsFailed : kExitOk;
 }
 
 }  // namespace
@@ -93,7 +103,7 @@ void SetupConvertCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("-c,--compression", flags->compression,
                   "TFRecord compression: auto|none|gzip|zlib (auto: sniff inputs, extension for outputs)")
       ->capture_default_str();
-  cmd->add_option("--format", flags->format, "JSON form when writing JSON lines: proto-json|flat")
+  cmd->add_option("--format", flags->format, "JSON form when writing JSON lines: proto-json|flat; image format for images: jpeg|png|raw")
       ->capture_default_str();
   cmd->add_flag("--sequence", flags->sequence, "records are tf.train.SequenceExample");
   cmd->add_option("--threads", flags->threads, "worker threads (default: all cores)");
@@ -105,7 +115,11 @@ void SetupConvertCommand(CLI::App& app, int* exit_code) {
   cmd->footer(
       "Examples:\n"
       "  tfq convert rows.jsonl -o data/train --shards 4 --suffix .tfrecord\n"
-      "  tfq convert data/train-*-of-00004.tfrecord -o rows.jsonl --format flat\n");
+      "  tfq convert data/train-*-of-00004.tfrecord -o rows.jsonl --format flat\n"
+      "  tfq convert photos/ -o out/train --size 224x224 --shards 8 --suffix .tfrecord\n"
+      "  tfq convert imagenet/train -o out/train --shorter-side 256 --label-offset 1 --shard-size 128MB\n"
+      "  tfq convert photos/ -o out/train --shards 64 --task-index 2 --num-tasks 8   # one of 8 machines\n"
+      "  tfq convert photos/ -o out/train --shards 64 --num-tasks 8 --merge-manifests\n");
   cmd->callback([flags, exit_code] { *exit_code = RunConvert(*flags); });
 }
 

@@ -35,6 +35,7 @@ struct ConvertFlags {
 // What a conversion reports; convert.cc prints it (a line on stderr, or JSON with --json).
 struct ConvertSummary {
   uint64_t records = 0;          // records (or rows/lines) written
+  uint64_t rows = 0;             // table rows read (CSV input); 0: not reported
   uint64_t failures = 0;         // inputs skipped with a reason (images), reported separately
   std::vector<std::string> outputs;
   uint64_t bytes = 0;
@@ -56,6 +57,11 @@ struct Conversion {
 // The conversions of each file, and the flag groups they add to the subcommand.
 extern const Conversion kJsonLinesToTfRecord;
 extern const Conversion kTfRecordToJsonLines;
+extern const Conversion kCsvToTfRecord, kTfRecordToCsv;  // convert_csv.cc, convert_csv_export.cc
+extern const Conversion kImagesToTfRecord;  // convert_images.cc
+
+// Exit code of a conversion that finished but skipped inputs it could not read (images).
+constexpr int kExitInputsFailed = 5;
 
 }  // namespace tfq::app
 

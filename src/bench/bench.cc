@@ -1,13 +1,19 @@
 #include "bench/bench.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "bench/workload.h"
 
 namespace tfq::bench {
 namespace {
 
-double PerSecond(uint64_t count, double seconds) { return seconds > 0 ? static_cast<double>(count) / seconds : 0; }
+// The rate of `metric` in one repetition, in the unit UnitOf gives it (bytes as MB/s).
+double RateOf(Metric metric, const Work& w, double seconds) {
+  const uint64_t count = metric == Metric::kBytes ? w.bytes : metric == Metric::kRecords ? w.records : w.items;
+  const double scale = metric == Metric::kBytes ? 1e6 : 1;
+  return seconds > 0 ? static_cast<double>(count) / seconds / scale : 0;
+}
 
 // Rates of each repetition, summarized; the primary metric first, then the other non-zero ones.
 std::vector<Rate> RatesOf(const WorkloadInfo& info, const Timing& t) {
@@ -18,16 +24,26 @@ std::vector<Rate> RatesOf(const WorkloadInfo& info, const Timing& t) {
   std::vector<Rate> rates;
   for (Metric metric : metrics) {
     std::vector<double> values;
-    bool any = false;
-    for (size_t i = 0; i < t.seconds.size(); ++i) {
-      const Work& w = t.work[i];
-      const uint64_t count = metric == Metric::kBytes ? w.bytes : metric == Metric::kRecords ? w.records : w.items;
-      any |= count > 0;
-      values.push_back(PerSecond(count, t.seconds[i]) / (metric == Metric::kBytes ? 1e6 : 1));
-    }
+    for (size_t i = 0; i < t.seconds.size(); ++i) values.push_back(RateOf(metric, t.work[i], t.seconds[i]));
+    const bool any = std::any_of(values.begin(), values.end(), [](double v) { return v > 0; });
     if (any || metric == info.primary) rates.push_back({UnitOf(info, metric), Summarize(std::move(values))});
   }
   return rates;
+}
+
+// The best primary rate over the repetitions divided by the best calibration rate timed around
+// them; nullopt without calibration repetitions. Best, not median: on a shared machine noise only
+// ever slows a repetition down, so the fastest one of each is the least disturbed estimate, and
+// their ratio is what stays put from run to run (compare.h).
+std::optional<double> CalibratedRatio(const WorkloadInfo& info, const WorkloadInfo& calibration, const Timing& t) {
+  double best = 0, best_calibration = 0;
+  for (size_t i = 0; i < t.seconds.size(); ++i) best = std::max(best, RateOf(info.primary, t.work[i], t.seconds[i]));
+  for (size_t i = 0; i < t.calibration_seconds.size(); ++i) {
+    best_calibration = std::max(best_calibration,
+                                RateOf(calibration.primary, t.calibration_work[i], t.calibration_seconds[i]));
+  }
+  if (!(best_calibration > 0)) return std::nullopt;
+  return best / best_calibration;
 }
 
 Status SelectWorkloads(const std::vector<std::string>& names, std::vector<const WorkloadInfo*>* out) {
@@ -100,11 +116,13 @@ Result<Report> RunBench(const BenchOptions& options, const ProgressCallback& pro
   s.data_records = data.records().size();
 
   size_t step = 0;
+  std::unique_ptr<Workload> calibration;  // selected[0]: kept to be timed around every repetition
   for (const WorkloadInfo* info : selected) {
+    const bool is_calibration = info == selected.front();
     tell(step + 1, info->name, 0, "preparing");
     std::unique_ptr<Workload> workload = info->make();
     Status prepared = workload->Prepare(data, threads.back());
-    if (prepared.code() == StatusCode::kInvalidData && info->name != kCalibrationWorkload) {
+    if (prepared.code() == StatusCode::kInvalidData && !is_calibration) {
       report.skipped.push_back({info->name, prepared.message()});
       step += threads.size();
       continue;
@@ -113,7 +131,8 @@ Result<Report> RunBench(const BenchOptions& options, const ProgressCallback& pro
     for (size_t n : threads) {
       ++step;
       auto on_phase = [&](std::string_view phase) { tell(step, info->name, n, phase); };
-      Result<Timing> t = TimeWorkload(*workload, n, info->self_threaded, options.timing, on_phase);
+      Result<Timing> t = TimeWorkload(*workload, n, info->self_threaded, options.timing, on_phase,
+                                      is_calibration ? nullptr : calibration.get());
       if (!t.ok()) {
         return t.status().WithPrefix(info->name + " (" + std::to_string(n) + " threads)");
       }
@@ -124,13 +143,10 @@ Result<Report> RunBench(const BenchOptions& options, const ProgressCallback& pro
       m.repetitions = t->seconds.size();
       m.passes_per_repetition = t->passes_per_repetition;
       m.seconds = t->measured_seconds;
+      m.ratio = is_calibration ? std::optional<double>(1.0) : CalibratedRatio(*info, *selected.front(), *t);
       report.results.push_back(std::move(m));
     }
-  }
-
-  for (Measurement& m : report.results) {
-    const Measurement* c = report.Find(report.calibration, m.threads);
-    if (c && c->primary().summary.median > 0) m.ratio = m.primary().summary.median / c->primary().summary.median;
+    if (is_calibration) calibration = std::move(workload);
   }
   return report;
 }

@@ -2,8 +2,9 @@
 // forms: the JSON of docs/bench.md (schema_version 1) and a text table for people.
 //
 // Every rate is "higher is better". Each result also carries its ratio to the calibration
-// workload (memcpy bandwidth) measured on the same thread count in the same run: the number the
-// baseline gate compares, because it moves much less between machines than the raw rate does.
+// workload (memcpy bandwidth) timed on the same thread count around each of its repetitions: the
+// number the baseline gate compares, because it moves much less between machines, and with the
+// load of a shared machine, than the raw rate does.
 #ifndef TFQ_BENCH_REPORT_H_
 #define TFQ_BENCH_REPORT_H_
 
@@ -36,7 +37,8 @@ struct Measurement {
   uint64_t repetitions = 0;
   uint64_t passes_per_repetition = 0;  // per thread
   double seconds = 0;                  // measured wall time (warm-up excluded)
-  // Median primary rate / the calibration's median primary rate on the same thread count.
+  // The best repetition's primary rate / the best rate of the calibration on the same thread
+  // count, timed right around this result's repetitions (runner.h). 1 for the calibration itself.
   std::optional<double> ratio;
 
   const Rate& primary() const { return rates.front(); }

@@ -67,16 +67,16 @@ std::string FormatReport(const Report& r) {
     Appendf(&out, "timing:   %s warm-up, then %s per result; median, min..max, IQR of the repetitions\n",
             Seconds(s.warmup_seconds).c_str(), Seconds(s.seconds).c_str());
   }
-  Appendf(&out, "ratio:    median rate / median %s rate on the same threads (what --baseline compares)\n\n",
+  Appendf(&out, "ratio:    best rate / best %s rate timed around the same repetitions (what --baseline compares)\n\n",
           r.calibration.c_str());
 
-  Appendf(&out, "%-18s %7s %11s %-10s %23s %6s %5s %7s\n", "workload", "threads", "median", "unit",
+  Appendf(&out, "%-18s %7s %11s %-10s %23s %6s %5s %9s\n", "workload", "threads", "median", "unit",
           "min .. max", "IQR", "reps", "ratio");
   for (const Measurement& x : r.results) {
     const Rate& p = x.primary();
     const std::string range = Number(p.summary.min) + " .. " + Number(p.summary.max);
     const std::string iqr = Percent(p.summary.relative_iqr());
-    Appendf(&out, "%-18s %7zu %11s %-10s %23s %6s %5llu %7s", x.workload.c_str(), x.threads,
+    Appendf(&out, "%-18s %7zu %11s %-10s %23s %6s %5llu %9s", x.workload.c_str(), x.threads,
             Number(p.summary.median).c_str(), p.unit.c_str(), range.c_str(), iqr.c_str(),
             static_cast<unsigned long long>(x.repetitions), x.ratio ? Number(*x.ratio).c_str() : "-");
     for (size_t i = 1; i < x.rates.size(); ++i) {

@@ -4,6 +4,7 @@
 #include <barrier>
 #include <chrono>
 #include <cmath>
+#include <optional>
 #include <thread>
 
 namespace tfq::bench {
@@ -74,11 +75,23 @@ class PassPool {
 }  // namespace
 
 Result<Timing> TimeWorkload(Workload& workload, size_t threads, bool self_threaded,
-                            const TimingOptions& options, const PhaseCallback& on_phase) {
+                            const TimingOptions& options, const PhaseCallback& on_phase,
+                            Workload* calibration) {
   if (threads == 0) return Status::InvalidArgument("thread count must be at least 1");
   PassPool pool(workload, self_threaded ? 1 : threads, threads);
+  // Idle while the other pool runs: its threads wait on a barrier, using no CPU.
+  std::optional<PassPool> calibration_pool;
+  if (calibration) calibration_pool.emplace(*calibration, threads, threads);
   Work work;
   Status status;
+  Timing timing;
+  auto calibrate = [&]() -> Status {
+    if (!calibration_pool) return Status::OK();
+    Status s;
+    timing.calibration_seconds.push_back(calibration_pool->Run(options.calibration_passes, &work, &s));
+    timing.calibration_work.push_back(work);
+    return s;
+  };
 
   if (on_phase) on_phase("warm-up");
   // Warm-up: caches, page faults, branch predictors, lazily grown buffers. Also tells how long a
@@ -90,7 +103,6 @@ Result<Timing> TimeWorkload(Workload& workload, size_t threads, bool self_thread
     if (!status.ok()) return status;
   } while (Clock::now() < warmup_end);
 
-  Timing timing;
   if (options.repetitions == 0) {
     const double target = std::max(options.seconds / 20, 1e-3);
     const double passes = std::ceil(target / std::max(fastest_pass, 1e-9));
@@ -98,12 +110,14 @@ Result<Timing> TimeWorkload(Workload& workload, size_t threads, bool self_thread
   }
 
   if (on_phase) on_phase("measuring");
+  TFQ_RETURN_IF_ERROR(calibrate());
   for (;;) {
     const double elapsed = pool.Run(timing.passes_per_repetition, &work, &status);
     if (!status.ok()) return status;
     timing.seconds.push_back(elapsed);
     timing.work.push_back(work);
     timing.measured_seconds += elapsed;
+    TFQ_RETURN_IF_ERROR(calibrate());
     const uint64_t done = timing.seconds.size();
     if (options.repetitions > 0 ? done >= options.repetitions
                                 : timing.measured_seconds >= options.seconds &&

@@ -3,8 +3,10 @@
 // The encoder writes exactly the bytes Google's protobuf C++ serializer writes for the same
 // message with map entries in the given order: map entries as (key=1, value=2) submessages,
 // int64 and float lists packed (proto3 default), an empty list as an empty list message, a
-// Feature of kind kNone as an empty Feature message. Converters build these; readers use the
-// lazy views in example_view.h.
+// Feature of kind kNone as an empty Feature message, message fields present even when empty.
+// docs/example-format.md has the rules; tests/example/example_encoder_test.cc pins them with
+// bytes from the real serializer. Converters build these; readers use the lazy views in
+// example_view.h.
 #ifndef TFQ_EXAMPLE_EXAMPLE_H_
 #define TFQ_EXAMPLE_EXAMPLE_H_
 

@@ -3,6 +3,7 @@
 // value, empty lists and no-kind Features as empty messages (docs/example-format.md).
 //
 // Sizes are computed before writing (as protobuf does), so every byte is appended once.
+#include <cstring>
 #include <string>
 
 #include "example/example.h"
@@ -172,51 +173,99 @@ void SerializeSequenceExample(const SequenceExample& example, std::string* out) 
 }
 
 // --- ExampleEncoder: one map entry per Add, straight into features_ -----------------------------
+//
+// The hot path of CSV -> TFRecord: a row of short values is a dozen small features, so appending
+// tag, length and payload one std::string::append at a time (a capacity check and a length update
+// each) cost more than the data. Each Add therefore computes the entry's sizes first, grows
+// features_ once and writes the bytes through a raw pointer.
+
+namespace {
+
+// Grows *buf by an entry for `key` whose Feature holds a list message of `list_size` bytes in
+// oneof field `oneof` (0: a Feature with no kind, no list), writes everything up to the list's
+// payload and returns where that payload (list_size bytes, after the list's own head) goes.
+char* AppendEntryThroughListHead(std::string* buf, std::string_view key, uint32_t oneof,
+                                 size_t list_size) {
+  const size_t feature = oneof == 0 ? 0 : LengthDelimitedSize(list_size);
+  const size_t entry = LengthDelimitedSize(key.size()) + LengthDelimitedSize(feature);
+  const size_t start = buf->size();
+  buf->resize(start + LengthDelimitedSize(entry));
+  char* p = buf->data() + start;
+  *p++ = static_cast<char>(wire::MakeTag(wire::kFeaturesFeature, wire::kLengthDelimited));
+  p = wire::EncodeVarint(entry, p);
+  *p++ = static_cast<char>(wire::MakeTag(wire::kMapKey, wire::kLengthDelimited));
+  p = wire::EncodeVarint(key.size(), p);
+  std::memcpy(p, key.data(), key.size());
+  p += key.size();
+  *p++ = static_cast<char>(wire::MakeTag(wire::kMapValue, wire::kLengthDelimited));
+  p = wire::EncodeVarint(feature, p);
+  if (oneof != 0) {
+    *p++ = static_cast<char>(wire::MakeTag(oneof, wire::kLengthDelimited));
+    p = wire::EncodeVarint(list_size, p);
+  }
+  return p;
+}
+
+// A packed list's head inside the list message: absent for an empty list (proto3).
+char* EncodePackedHead(size_t payload_size, char* p) {
+  *p++ = static_cast<char>(wire::kPackedValueTag);
+  return wire::EncodeVarint(payload_size, p);
+}
+
+char* EncodeBytesValue(std::string_view v, char* p) {
+  *p++ = static_cast<char>(wire::kBytesValueTag);
+  p = wire::EncodeVarint(v.size(), p);
+  if (!v.empty()) std::memcpy(p, v.data(), v.size());  // data() may be null for an empty view
+  return p + v.size();
+}
+
+}  // namespace
 
 void ExampleEncoder::Clear() { features_.clear(); }
 
 void ExampleEncoder::AddBytes(std::string_view key, const std::vector<std::string_view>& values) {
-  const size_t list = BytesListSize(values);
-  AppendEntryHead(wire::kFeaturesFeature, key, LengthDelimitedSize(list), &features_);
-  AppendLengthDelimitedHead(wire::kFeatureBytesList, list, &features_);
-  AppendBytesList(values, &features_);
+  char* p = AppendEntryThroughListHead(&features_, key, wire::kFeatureBytesList,
+                                       BytesListSize(values));
+  for (std::string_view v : values) p = EncodeBytesValue(v, p);
 }
 
 void ExampleEncoder::AddBytes(std::string_view key, std::string_view value) {
-  const size_t list = LengthDelimitedSize(value.size());
-  AppendEntryHead(wire::kFeaturesFeature, key, LengthDelimitedSize(list), &features_);
-  AppendLengthDelimitedHead(wire::kFeatureBytesList, list, &features_);
-  AppendLengthDelimitedHead(wire::kListValue, value.size(), &features_);
-  features_.append(value);
+  char* p = AppendEntryThroughListHead(&features_, key, wire::kFeatureBytesList,
+                                       LengthDelimitedSize(value.size()));
+  EncodeBytesValue(value, p);
 }
 
 void ExampleEncoder::AddFloats(std::string_view key, const float* values, size_t n) {
-  const size_t list = PackedListSize(4 * n, n);
-  AppendEntryHead(wire::kFeaturesFeature, key, LengthDelimitedSize(list), &features_);
-  AppendLengthDelimitedHead(wire::kFeatureFloatList, list, &features_);
-  AppendPackedFloats(values, n, &features_);
+  char* p = AppendEntryThroughListHead(&features_, key, wire::kFeatureFloatList,
+                                       PackedListSize(4 * n, n));
+  if (n == 0) return;
+  p = EncodePackedHead(4 * n, p);
+  std::memcpy(p, values, 4 * n);  // little-endian host (wire_format.h)
 }
 
 void ExampleEncoder::AddInt64s(std::string_view key, const int64_t* values, size_t n) {
   const size_t payload = PackedInt64PayloadSize(values, n);
-  const size_t list = PackedListSize(payload, n);
-  AppendEntryHead(wire::kFeaturesFeature, key, LengthDelimitedSize(list), &features_);
-  AppendLengthDelimitedHead(wire::kFeatureInt64List, list, &features_);
-  AppendPackedInt64s(values, n, payload, &features_);
+  char* p = AppendEntryThroughListHead(&features_, key, wire::kFeatureInt64List,
+                                       PackedListSize(payload, n));
+  if (n == 0) return;
+  p = EncodePackedHead(payload, p);
+  for (size_t i = 0; i < n; ++i) p = wire::EncodeVarint(static_cast<uint64_t>(values[i]), p);
 }
 
 void ExampleEncoder::AddEmpty(std::string_view key, FeatureKind kind) {
-  if (kind == FeatureKind::kNone) {
-    AppendEntryHead(wire::kFeaturesFeature, key, 0, &features_);
-    return;
-  }
-  AppendEntryHead(wire::kFeaturesFeature, key, LengthDelimitedSize(0), &features_);
-  AppendLengthDelimitedHead(OneofField(kind), 0, &features_);
+  AppendEntryThroughListHead(&features_, key, OneofField(kind), 0);
 }
 
 void ExampleEncoder::Finish(std::string* out) const {
-  AppendLengthDelimitedHead(wire::kExampleFeatures, features_.size(), out);
-  out->append(features_);
+  char head[1 + wire::kMaxVarintBytes];
+  head[0] = static_cast<char>(wire::MakeTag(wire::kExampleFeatures, wire::kLengthDelimited));
+  const char* head_end = wire::EncodeVarint(features_.size(), head + 1);
+  const size_t start = out->size();
+  const size_t head_size = static_cast<size_t>(head_end - head);
+  out->resize(start + head_size + features_.size());
+  char* p = out->data() + start;
+  std::memcpy(p, head, head_size);
+  std::memcpy(p + head_size, features_.data(), features_.size());
 }
 
 }  // namespace tfq

@@ -115,7 +115,6 @@ Status BucketShuffle::DrainBucket(const Bucket& bucket,
   if (cost_of(bucket.bytes, bucket.records) <= arena_->capacity()) {
     for (const Chunk& chunk : bucket.chunks) {
       TFQ_RETURN_IF_ERROR(spill_->ReadAt(chunk.offset, chunk.bytes, arena_->Extend(chunk.bytes)));
-      spill_->Discard(chunk);
     }
     TFQ_RETURN_IF_ERROR(arena_->IndexNew());
     return EmitArena(emit);
@@ -132,7 +131,6 @@ Status BucketShuffle::DrainBucket(const Bucket& bucket,
     }
     TFQ_RETURN_IF_ERROR(spill_->ReadAt(chunk.offset, chunk.bytes, arena_->Extend(chunk.bytes)));
     TFQ_RETURN_IF_ERROR(arena_->IndexNew());
-    spill_->Discard(chunk);
   }
   TFQ_RETURN_IF_ERROR(FlushArena(&parts));
   for (const Bucket& part : parts) TFQ_RETURN_IF_ERROR(DrainBucket(part, emit));

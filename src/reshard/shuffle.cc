@@ -4,10 +4,13 @@
 #include <sys/statvfs.h>
 
 #include <cerrno>
+#include <functional>
 
 #include "common/byte_size.h"
 #include "reshard/bucket_shuffle.h"
+#include "reshard/indexed_shuffle.h"
 #include "reshard/random.h"
+#include "tfrecord/format.h"
 
 namespace tfq::reshard {
 namespace {
@@ -68,31 +71,81 @@ Status ValidateShuffleOptions(const ShuffleOptions& o) {
   return Status::OK();
 }
 
-Status RunShuffle(const std::vector<std::string>& paths, const ShuffleOptions& options,
-                  RunSummary* summary) {
-  *summary = RunSummary{};
-  TFQ_RETURN_IF_ERROR(ValidateShuffleOptions(options));
-  if (options.window > 0) return RunWindowShuffle(paths, options, summary);
-  ShardSetOptions out = options.output;
-  Result<std::unique_ptr<ShardSet>> created = ShardSet::Create(out);
-  if (!created.ok()) return created.status();
-  ShardSet& set = *created.value();
+namespace {
 
-  Result<InputSurvey> survey = SurveyInputs(paths, options.input);
-  if (!survey.ok()) return survey.status();
-  const uint64_t arena_bytes = options.memory - kShuffleReservedMemory;
-  const std::string tmp_dir = ShuffleTmpDir(options);
-  if (survey->sizes_exact && survey->file_bytes > arena_bytes) {
-    TFQ_RETURN_IF_ERROR(CheckTemporarySpace(tmp_dir, survey->file_bytes));
+using Emit = std::function<Status(std::string_view payload)>;
+
+// Cuts the records handed out in key order into consecutive runs: shard k gets positions
+// [k*n/N, (k+1)*n/N), so only one output is open at a time. Every shard exists, even if empty.
+Status WriteShards(uint64_t n, uint64_t num_shards, ShardSet& set,
+                   const std::function<Status(const Emit&)>& drain) {
+  auto shard_end = [&](uint64_t k) {
+    return static_cast<uint64_t>(static_cast<unsigned __int128>(k + 1) * n / num_shards);
+  };
+  uint64_t position = 0;
+  uint64_t shard = 0;
+  TFQ_RETURN_IF_ERROR(drain([&](std::string_view payload) -> Status {
+    while (position >= shard_end(shard)) TFQ_RETURN_IF_ERROR(set.Finish(shard++));
+    ++position;
+    return set.Write(shard, payload);
+  }));
+  for (uint64_t k = 0; k < num_shards; ++k) {
+    TFQ_RETURN_IF_ERROR(set.Open(k));
+    TFQ_RETURN_IF_ERROR(set.Finish(k));
   }
+  return Status::OK();
+}
 
+void NoteSource(const RecordSource& source, RunSummary* summary) {
+  summary->records_read = source.records();
+  summary->bytes_read = source.source_bytes_read();
+  summary->skipped = source.skipped();
+}
+
+// Re-reading (IndexedShuffle) pays when the inputs can be re-read at known offsets, do not fit
+// in memory anyway, hold large records, and their references take a small part of the budget.
+bool UseIndexed(const InputSurvey& survey, uint64_t arena_bytes, uint64_t* expected_records) {
+  const uint64_t mean = survey.sampled_records ? survey.sampled_bytes / survey.sampled_records : 0;
+  *expected_records = mean ? survey.file_bytes / mean : 0;
+  return survey.sizes_exact && survey.rereadable && survey.file_bytes > arena_bytes &&
+         mean >= kIndexedMinRecordBytes && *expected_records * sizeof(RecordRef) <= arena_bytes / 8;
+}
+
+Status ShuffleIndexed(const std::vector<std::string>& paths, const ShuffleOptions& options,
+                      uint64_t arena_bytes, uint64_t expected_records, ShardSet& set,
+                      RunSummary* summary) {
+  IndexedShuffle shuffle(paths, arena_bytes, expected_records);
+  RecordSource source(paths, options.input);
+  const ShuffleKeys keys(options.seed);
+  std::string_view record;
+  while (source.Next(&record)) {
+    summary->expected.Add(record);
+    const uint64_t payload_offset = source.reader()->record_offset() + tfrecord::kHeaderSize;
+    TFQ_RETURN_IF_ERROR(shuffle.Add(keys(source.records() - 1),
+                                    static_cast<uint32_t>(source.input_index()), payload_offset,
+                                    record.size()));
+  }
+  NoteSource(source, summary);
+  TFQ_RETURN_IF_ERROR(source.status());
+  TFQ_RETURN_IF_ERROR(WriteShards(source.records(), options.shards, set,
+                                  [&](const Emit& emit) { return shuffle.Drain(emit); }));
+  summary->method = "re-read in " + std::to_string(shuffle.runs()) + " run" +
+                    (shuffle.runs() == 1 ? "" : "s");
+  return Status::OK();
+}
+
+Status ShuffleBuckets(const std::vector<std::string>& paths, const ShuffleOptions& options,
+                      const InputSurvey& survey, uint64_t arena_bytes, ShardSet& set,
+                      RunSummary* summary) {
+  const std::string tmp_dir = ShuffleTmpDir(options);
+  if (survey.sizes_exact && survey.file_bytes > arena_bytes) {
+    TFQ_RETURN_IF_ERROR(CheckTemporarySpace(tmp_dir, survey.file_bytes));
+  }
   RecordSource source(paths, options.input);
   BucketShuffleOptions bucket_options;
   bucket_options.memory = arena_bytes;
   bucket_options.tmp_dir = tmp_dir;
-  bucket_options.estimate_total_cost = [&] {
-    return EstimateTotalCost(survey.value(), source, arena_bytes);
-  };
+  bucket_options.estimate_total_cost = [&] { return EstimateTotalCost(survey, source, arena_bytes); };
   Result<std::unique_ptr<BucketShuffle>> made = BucketShuffle::Create(std::move(bucket_options));
   if (!made.ok()) return made.status();
   BucketShuffle& shuffle = *made.value();
@@ -103,39 +156,46 @@ Status RunShuffle(const std::vector<std::string>& paths, const ShuffleOptions& o
     summary->expected.Add(record);
     TFQ_RETURN_IF_ERROR(shuffle.Add(keys(source.records() - 1), record));
   }
-  summary->records_read = source.records();
-  summary->bytes_read = source.source_bytes_read();
-  summary->skipped = source.skipped();
+  NoteSource(source, summary);
   TFQ_RETURN_IF_ERROR(source.status());
-
-  // The shuffled sequence is cut into consecutive runs: shard k gets positions
-  // [k*n/N, (k+1)*n/N), so only one output is open at a time.
-  const uint64_t n = source.records();
-  const uint64_t num_shards = options.shards;
-  auto shard_end = [&](uint64_t k) {
-    return static_cast<uint64_t>(static_cast<unsigned __int128>(k + 1) * n / num_shards);
-  };
-  uint64_t position = 0;
-  uint64_t shard = 0;
-  TFQ_RETURN_IF_ERROR(shuffle.Drain([&](std::string_view payload) -> Status {
-    while (position >= shard_end(shard)) TFQ_RETURN_IF_ERROR(set.Finish(shard++));
-    ++position;
-    return set.Write(shard, payload);
-  }));
-  for (uint64_t k = 0; k < num_shards; ++k) {  // every shard exists, even if empty
-    TFQ_RETURN_IF_ERROR(set.Open(k));
-    TFQ_RETURN_IF_ERROR(set.Finish(k));
-  }
-
-  summary->method = shuffle.spilled()
-                        ? std::to_string(shuffle.top_buckets()) + " buckets" +
-                              (shuffle.splits() ? " (" + std::to_string(shuffle.splits()) + " split again)" : "")
-                        : "in memory";
+  TFQ_RETURN_IF_ERROR(WriteShards(source.records(), options.shards, set,
+                                  [&](const Emit& emit) { return shuffle.Drain(emit); }));
   summary->temporary_bytes = shuffle.spill_bytes();
+  summary->method = !shuffle.spilled() ? "in memory"
+                    : std::to_string(shuffle.top_buckets()) + " buckets" +
+                          (shuffle.splits() ? ", " + std::to_string(shuffle.splits()) + " split again" : "");
+  return Status::OK();
+}
+
+}  // namespace
+
+Status RunShuffle(const std::vector<std::string>& paths, const ShuffleOptions& options,
+                  RunSummary* summary) {
+  *summary = RunSummary{};
+  TFQ_RETURN_IF_ERROR(ValidateShuffleOptions(options));
+  if (options.window > 0) return RunWindowShuffle(paths, options, summary);
+  Result<std::unique_ptr<ShardSet>> created = ShardSet::Create(options.output);
+  if (!created.ok()) return created.status();
+  ShardSet& set = *created.value();
+
+  Result<InputSurvey> survey = SurveyInputs(paths, options.input);
+  if (!survey.ok()) return survey.status();
+  const uint64_t arena_bytes = options.memory - kShuffleReservedMemory;
+  uint64_t expected_records = 0;
+  bool indexed = UseIndexed(survey.value(), arena_bytes, &expected_records);
+  if (options.method == ShuffleMethod::kBuckets) indexed = false;
+  if (options.method == ShuffleMethod::kIndexed) {
+    if (!survey->sizes_exact || !survey->rereadable) {
+      return Status::InvalidArgument("re-reading needs regular, uncompressed input files");
+    }
+    indexed = true;
+  }
+  TFQ_RETURN_IF_ERROR(indexed ? ShuffleIndexed(paths, options, arena_bytes, expected_records, set, summary)
+                              : ShuffleBuckets(paths, options, survey.value(), arena_bytes, set, summary));
   summary->written = set.checksum();
   summary->bytes_written = set.bytes_written();
   TFQ_RETURN_IF_ERROR(CheckChecksums(*summary));
-  TFQ_RETURN_IF_ERROR(set.Commit(num_shards));
+  TFQ_RETURN_IF_ERROR(set.Commit(options.shards));
   summary->shards = set.shards();
   return Status::OK();
 }

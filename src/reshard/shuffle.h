@@ -2,8 +2,9 @@
 //
 // The default is a uniform shuffle of all records of all inputs: record j (global index) gets
 // the key ShuffleKeys(seed)(j) and the output is the records in key order, found in memory when
-// they fit in the budget and through temporary buckets otherwise (reshard/bucket_shuffle.h),
-// with the same result either way. The shuffled sequence is cut into N shards of consecutive
+// they fit in the budget, otherwise through temporary buckets (reshard/bucket_shuffle.h) or, for
+// large records in regular uncompressed files, by reading them again in key order
+// (reshard/indexed_shuffle.h), with the same result every way. The shuffled sequence is cut into N shards of consecutive
 // records (sizes differ by at most one), written one after another.
 //
 // With `window` > 0 it is instead tf.data's streaming shuffle(buffer_size): a buffer of
@@ -30,12 +31,18 @@ namespace tfq::reshard {
 constexpr uint64_t kShuffleReservedMemory = uint64_t{12} << 20;
 constexpr uint64_t kMinShuffleMemory = uint64_t{32} << 20;
 
+// How the key order is found (the output is the same): kAuto picks; the others are for tests
+// and benchmarks. Buckets: in memory, or spilled to a temporary file. Indexed: the inputs are
+// read twice and nothing is spilled (regular uncompressed files only; reshard/indexed_shuffle.h).
+enum class ShuffleMethod { kAuto, kBuckets, kIndexed };
+
 struct ShuffleOptions {
   uint64_t seed = 0;
   uint64_t shards = 1;
   uint64_t memory = uint64_t{512} << 20;
   std::string tmp_dir;  // "" = the directory of the output prefix
   uint64_t window = 0;  // > 0: the streaming buffer shuffle instead
+  ShuffleMethod method = ShuffleMethod::kAuto;
   InputOptions input;
   ShardSetOptions output;
 };

@@ -1,7 +1,6 @@
 #include "reshard/spill.h"
 
 #include <fcntl.h>
-#include <linux/falloc.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -110,11 +109,6 @@ Status SpillFile::Append(const std::vector<std::string_view>& parts, uint64_t* o
 
 Status SpillFile::ReadAt(uint64_t offset, uint64_t size, char* dst) const {
   return ReadAllAt(fd_, dst, size, offset, name_);
-}
-
-void SpillFile::Discard(const Chunk& chunk) {
-  fallocate(fd_, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, static_cast<off_t>(chunk.offset),
-            static_cast<off_t>(chunk.bytes));
 }
 
 }  // namespace tfq::reshard

@@ -42,10 +42,6 @@ class SpillFile {
   // Reads `size` bytes at `offset` into dst.
   Status ReadAt(uint64_t offset, uint64_t size, char* dst) const;
 
-  // Gives the chunk's disk space back once it has been read for the last time (a hole is
-  // punched; its dirty pages need never reach the disk). Best effort: failure changes nothing.
-  void Discard(const Chunk& chunk);
-
   uint64_t size() const { return size_; }  // bytes ever appended
   const std::string& name() const { return name_; }  // "temporary file in DIR"
 

@@ -70,8 +70,8 @@ TEST_CASE("TimeWorkload: a self-threaded workload runs once, told the thread cou
 TEST_CASE("TimeWorkload: by time, at least the minimum repetitions, several passes each") {
   CountingWorkload w;
   TimingOptions o;
-  o.warmup_seconds = 0.01;
-  o.seconds = 0.05;
+  o.warmup_seconds = 0.05;  // many warm-up repetitions: the fastest is not slowed by a busy machine
+  o.seconds = 0.2;
   Result<Timing> t = TimeWorkload(w, 1, false, o, nullptr);
   REQUIRE(t.ok());
   CHECK(t->seconds.size() >= o.min_repetitions);
@@ -88,6 +88,23 @@ TEST_CASE("TimeWorkload: an error ends the measurement, the lowest thread's firs
   REQUIRE(!t.ok());
   CHECK(t.status().code() == StatusCode::kCorruption);
   CHECK(t.status().message() == "thread 0 failed");
+}
+
+TEST_CASE("TimeWorkload: the calibration is timed before the first repetition and after each") {
+  CountingWorkload w, calibration;
+  TimingOptions o = FixedRepetitions(3);
+  o.calibration_passes = 2;
+  Result<Timing> t = TimeWorkload(w, 2, false, o, nullptr, &calibration);
+  REQUIRE(t.ok());
+  CHECK(t->seconds.size() == 3);
+  REQUIRE(t->calibration_seconds.size() == 4);
+  REQUIRE(t->calibration_work.size() == 4);
+  CHECK(t->calibration_work[0].bytes == 2 * 2 * 1000);  // 2 threads x 2 passes
+  CHECK(calibration.passes == 4 * 2 * 2);
+  CHECK(calibration.calls == std::set<std::pair<size_t, size_t>>{{0, 2}, {1, 2}});
+  // Without one there is nothing.
+  Result<Timing> plain = TimeWorkload(w, 1, false, o, nullptr);
+  CHECK(plain->calibration_seconds.empty());
 }
 
 TEST_CASE("TimeWorkload: zero threads is a usage error") {

@@ -1,0 +1,266 @@
+// `tfq convert` from CSV tables into TFRecord files (docs/convert-tables.md): the "Tables" flags,
+// the output (one file or shards), progress and --print-schema over src/convert/csv_to_records.h.
+#include "convert_csv.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstdio>
+#include <fstream>
+#include <span>
+#include <sstream>
+#include <thread>
+
+#include "app_common.h"
+#include "convert.h"
+#include "convert/csv_to_records.h"
+#include "csv/schema.h"
+#include "tfrecord/open.h"
+
+namespace tfq::app {
+
+TableFlags& Tables() {
+  static TableFlags flags;
+  return flags;
+}
+
+Result<char> TableDelimiter(const std::string& path) {
+  const std::string& d = Tables().delimiter;
+  if (d.empty()) {
+    const bool tsv = path.ends_with(".tsv") || path.ends_with(".tsv.gz");
+    return tsv ? '\t' : ',';
+  }
+  if (d == "\\t" || d == "tab" || d == "\t") return '\t';
+  if (d.size() == 1) return d[0];
+  return Status::InvalidArgument("--delimiter must be one byte (or \\t), not \"" + d + "\"");
+}
+
+namespace {
+
+Result<std::string> ReadTextFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Status::NotFound(path + ": cannot open the schema file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The declared columns: --schema, then --column and --list-column (a flag replaces the schema
+// file's spec of the same name).
+Result<csv::Schema> DeclaredSchema(const TableFlags& t) {
+  csv::Schema schema;
+  if (!t.schema.empty()) {
+    Result<std::string> text = ReadTextFile(t.schema);
+    if (!text.ok()) return text.status();
+    Result<csv::Schema> s = csv::SchemaFromJson(*text, t.schema);
+    if (!s.ok()) return s.status();
+    schema = std::move(s).value();
+  }
+  auto add = [&](const std::string& flag, bool list) -> Status {
+    Result<csv::ColumnSpec> spec = csv::ParseColumnFlag(flag, list);
+    if (!spec.ok()) return spec.status();
+    for (csv::ColumnSpec& c : schema.columns) {
+      if (c.name == spec->name) {
+        c = std::move(spec).value();
+        return Status::OK();
+      }
+    }
+    schema.columns.push_back(std::move(spec).value());
+    return Status::OK();
+  };
+  for (const std::string& f : t.column_flags) TFQ_RETURN_IF_ERROR(add(f, false));
+  for (const std::string& f : t.list_column_flags) TFQ_RETURN_IF_ERROR(add(f, true));
+  TFQ_RETURN_IF_ERROR(csv::ValidateSchema(schema, t.schema.empty() ? "--column" : t.schema));
+  return schema;
+}
+
+Result<CsvToRecordsOptions> MakeOptions(const ConvertFlags& flags, const std::string& first_input) {
+  const TableFlags& t = Tables();
+  CsvToRecordsOptions o;
+  Result<char> delimiter = TableDelimiter(first_input);
+  if (!delimiter.ok()) return delimiter.status();
+  o.parse.delimiter = *delimiter;
+  o.parse.header = !t.no_header;
+  Result<csv::RaggedPolicy> ragged = csv::ParseRaggedPolicy(t.ragged);
+  if (!ragged.ok()) return ragged.status();
+  o.parse.ragged = *ragged;
+  TFQ_RETURN_IF_ERROR(csv::ValidateParseOptions(o.parse));
+  // --no-header without --columns names the columns column_1, column_2, ... (as pandas does).
+  o.column_names = t.columns;
+  Result<csv::Schema> declared = DeclaredSchema(t);
+  if (!declared.ok()) return declared.status();
+  o.declared = std::move(declared).value();
+  o.select = t.select;
+  o.exclude = t.exclude;
+  o.na_values = t.na_values;
+  o.label_column = t.label_column;
+  if (t.infer_rows == "all") {
+    o.infer_rows = CsvToRecordsOptions::kInferAll;
+  } else {
+    char* end = nullptr;
+    const unsigned long long n = std::strtoull(t.infer_rows.c_str(), &end, 10);
+    if (t.infer_rows.empty() || *end != '\0' || t.infer_rows[0] == '-') {
+      return Status::InvalidArgument("--infer-rows must be a number or all, not \"" + t.infer_rows + "\"");
+    }
+    o.infer_rows = n;
+  }
+  if (flags.threads < 0) return Status::InvalidArgument("--threads must be at least 1");
+  o.threads = flags.threads > 0 ? flags.threads
+                                : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  return o;
+}
+
+// Where the records go: one file, or shard k % N for record k.
+class RecordOutputs {
+ public:
+  Status Open(const ConvertFlags& flags) {
+    Result<Compression> compression = ParseCompression(flags.compression);
+    if (!compression.ok()) return compression.status();
+    const uint64_t n = flags.shards > 0 ? flags.shards : 1;
+    for (uint64_t k = 0; k < n; ++k) {
+      const std::string path = flags.shards > 0
+                                   ? tfrecord::ShardName(flags.output, k, n, flags.suffix)
+                                   : flags.output;
+      auto out = tfrecord::CreateRecordOutput(path, *compression);
+      if (!out.ok()) return out.status();
+      outputs_.push_back(std::move(out).value());
+      paths_.push_back(path);
+    }
+    return Status::OK();
+  }
+
+  Status Write(std::string_view framed, std::span<const size_t> ends) {
+    if (outputs_.size() == 1) return outputs_[0]->Write(framed);
+    size_t begin = 0;
+    for (size_t end : ends) {
+      TFQ_RETURN_IF_ERROR(outputs_[next_ % outputs_.size()]->Write(framed.substr(begin, end - begin)));
+      ++next_;
+      begin = end;
+    }
+    return Status::OK();
+  }
+
+  Status Close(ConvertSummary* summary) {
+    for (size_t k = 0; k < outputs_.size(); ++k) {
+      summary->bytes += outputs_[k]->bytes_written();
+      TFQ_RETURN_IF_ERROR(outputs_[k]->Close());
+      summary->outputs.push_back(paths_[k]);
+    }
+    return Status::OK();
+  }
+
+ private:
+  std::vector<std::unique_ptr<OutputStream>> outputs_;
+  std::vector<std::string> paths_;
+  uint64_t next_ = 0;
+};
+
+// "\r[#########-----------]  45%  12.3 MB/s  123456 rows" at most ten times a second.
+class ProgressBar {
+ public:
+  ProgressBar(bool enabled, const std::vector<std::string>& inputs) : enabled_(enabled) {
+    for (const std::string& path : inputs) {
+      struct stat st;
+      if (path != "-" && stat(path.c_str(), &st) == 0) total_ += static_cast<uint64_t>(st.st_size);
+    }
+  }
+  ~ProgressBar() {
+    if (drawn_) std::fputs("\r\033[K", stderr);
+  }
+  void Update(const CsvProgress& p) {
+    if (!enabled_) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (drawn_ && now - last_ < std::chrono::milliseconds(100)) return;
+    last_ = now;
+    drawn_ = true;
+    const double seconds = std::chrono::duration<double>(now - start_).count();
+    const double fraction = total_ ? std::min(1.0, static_cast<double>(p.input_bytes) / total_) : 0;
+    char bar[31];
+    const int filled = static_cast<int>(fraction * 30);
+    for (int i = 0; i < 30; ++i) bar[i] = i < filled ? '#' : '-';
+    bar[30] = '\0';
+    std::fprintf(stderr, "\r[%s] %3.0f%%  %.1f MB/s  %llu rows", bar, fraction * 100,
+                 seconds > 0 ? static_cast<double>(p.input_bytes) / seconds / 1e6 : 0.0,
+                 static_cast<unsigned long long>(p.rows));
+    std::fflush(stderr);
+  }
+
+ private:
+  const bool enabled_;
+  uint64_t total_ = 0;
+  bool drawn_ = false;
+  const std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point last_;
+};
+
+Status CsvToTfRecord(const ConvertFlags& flags, const std::vector<std::string>& inputs,
+                     ConvertSummary* summary) {
+  if (Tables().print_schema && flags.json) {
+    return Status::InvalidArgument("--print-schema and --json both write to stdout; use one");
+  }
+  Result<CsvToRecordsOptions> options = MakeOptions(flags, inputs.front());
+  if (!options.ok()) return options.status();
+  RecordOutputs outputs;
+  TFQ_RETURN_IF_ERROR(outputs.Open(flags));
+  ProgressBar bar(!flags.quiet && !flags.json && isatty(STDERR_FILENO), inputs);
+  CsvCallbacks callbacks;
+  if (Tables().print_schema) {
+    callbacks.on_schema = [](const csv::Schema& schema) {
+      const std::string json = csv::SchemaToJson(schema);
+      std::fwrite(json.data(), 1, json.size(), stdout);
+      if (json.empty() || json.back() != '\n') std::fputc('\n', stdout);
+      return std::fflush(stdout) == 0 ? Status::OK() : Status::FromErrno("<stdout>", errno);
+    };
+  }
+  callbacks.sink = [&](std::string_view framed, std::span<const size_t> ends) {
+    return outputs.Write(framed, ends);
+  };
+  callbacks.progress = [&](const CsvProgress& p) { bar.Update(p); };
+  CsvProgress result;
+  TFQ_RETURN_IF_ERROR(CsvToRecords(inputs, OpenCsvFile, *options, callbacks, &result));
+  TFQ_RETURN_IF_ERROR(outputs.Close(summary));
+  summary->records = result.records;
+  summary->rows = result.rows;
+  if (result.skipped_rows > 0 && !flags.quiet) {
+    PrintWarning("skipped " + std::to_string(result.skipped_rows) +
+                 " rows with the wrong number of fields (--ragged skip)");
+  }
+  return Status::OK();
+}
+
+void AddTableFlags(CLI::App* cmd) {
+  TableFlags& t = Tables();
+  CLI::Option_group* g = cmd->add_option_group("Tables", "CSV/TSV input and output (docs/convert-tables.md)");
+  g->add_option("--delimiter", t.delimiter, "field delimiter, one byte; \\t for TSV (default: , or tab for .tsv)");
+  g->add_flag("--no-header", t.no_header, "the first record is data, not column names");
+  g->add_option("--columns", t.columns, "column names a,b,c (replace the header's)")->delimiter(',');
+  g->add_option("--ragged", t.ragged, "a record with the wrong field count: error|pad|skip")
+      ->capture_default_str();
+  g->add_option("--infer-rows", t.infer_rows, "rows to infer column kinds from: N|all (all reads the input twice)")
+      ->capture_default_str();
+  g->add_option("--schema", t.schema, "schema JSON file (column -> kind, default, required)");
+  g->add_option("--column", t.column_flags, "declare a column NAME:KIND (int64|float|bytes); repeatable")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  g->add_option("--list-column", t.list_column_flags, "a list column NAME:KIND:SEP, e.g. tags:bytes:;")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  g->add_option("--select", t.select, "keep only these columns a,b (export: in this order)")->delimiter(',');
+  g->add_option("--exclude", t.exclude, "drop these columns a,b")->delimiter(',');
+  g->add_option("--na-value", t.na_values, "a string that means a missing value; repeatable")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  g->add_option("--label-column", t.label_column, "the label column: must be present in every row");
+  g->add_flag("--print-schema", t.print_schema, "print the schema used (the --schema format) on stdout");
+  g->add_option("--list-separator", t.list_separator, "export: joins the values of a list")
+      ->capture_default_str();
+  g->add_option("--bytes", t.bytes, "export: bytes values as auto (UTF-8 text, else base64:...) or base64")
+      ->capture_default_str();
+}
+
+}  // namespace
+
+const Conversion kCsvToTfRecord = {"csv", "tfrecord", CsvToTfRecord, AddTableFlags};
+
+}  // namespace tfq::app

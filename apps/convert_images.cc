@@ -1,0 +1,221 @@
+// `tfq convert DIR -o PREFIX`: a folder of images (DIR/<class>/*, or --manifest) into sharded
+// TFRecord files of tf.train.Example (docs/convert-images.md). The work is in src/imageset; this
+// file maps flags to ImageSetOptions and prints failures and progress.
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+
+#include "app_common.h"
+#include "common/byte_size.h"
+#include "convert.h"
+#include "image/geometry.h"
+#include "imageset/image_set.h"
+
+namespace tfq::app {
+namespace {
+
+struct ImageFlags {
+  std::string size, crop, filter = "triangle", subsampling = "420";
+  int shorter_side = 0, max_side = 0, quality = 90, channels = 3;
+  bool keep_original = false, auto_orient = false, allow_partial = false, strict = false;
+  uint64_t max_pixels = image::ConvertOptions().max_pixels;
+  int64_t max_failures = -1;
+  int64_t label_offset = 0;
+  std::string labels, manifest, labels_out, keys = "models";
+  std::vector<std::string> key_renames;
+  bool shuffle = true;
+  uint64_t seed = imageset::kDefaultSeed;
+  std::string shard_size;
+  uint64_t task_index = 0, num_tasks = 1;
+  bool merge_manifests = false;
+};
+ImageFlags g_flags;  // one command line per process (see Conversion::add_flags)
+
+void AddImageFlags(CLI::App* cmd) {
+  ImageFlags& f = g_flags;
+  const char* g = "Images (input is a directory DIR/<class>/*)";
+  cmd->add_option("--size", f.size, "resize to exactly WxH (see --crop)")->group(g);
+  cmd->add_option("--shorter-side", f.shorter_side, "resize so the shorter side is N, aspect kept")->group(g);
+  cmd->add_option("--max-side", f.max_side, "shrink so the longer side is at most N")->group(g);
+  cmd->add_option("--crop", f.crop, "center: cover the --size (or NxN) box, keep its centre")->group(g);
+  cmd->add_option("--filter", f.filter, "resize filter: triangle|lanczos3|box")->capture_default_str()->group(g);
+  cmd->add_option("--quality", f.quality, "JPEG quality 1..100")->capture_default_str()->group(g);
+  cmd->add_option("--subsampling", f.subsampling, "JPEG chroma subsampling: 420|444")->capture_default_str()->group(g);
+  cmd->add_option("--channels", f.channels, "3 (RGB) or 1 (gray)")->capture_default_str()->group(g);
+  cmd->add_flag("--keep-original", f.keep_original, "store the file's bytes unchanged (after checking they decode)")->group(g);
+  cmd->add_flag("--auto-orient", f.auto_orient, "apply the EXIF orientation (off: as tf.io decodes)")->group(g);
+  cmd->add_option("--max-pixels", f.max_pixels, "refuse images needing more pixels than this to decode")->capture_default_str()->group(g);
+  cmd->add_flag("--allow-partial", f.allow_partial, "accept truncated/damaged JPEGs that decode partly")->group(g);
+  cmd->add_flag("--strict", f.strict, "stop at the first input that fails")->group(g);
+  cmd->add_option("--max-failures", f.max_failures, "stop when more than N inputs failed")->group(g);
+  cmd->add_option("--label-offset", f.label_offset, "added to every label (1: tensorflow/models' 1-based labels)")->group(g);
+  cmd->add_option("--labels", f.labels, "class names in label order, one per line")->group(g);
+  cmd->add_option("--manifest", f.manifest, "CSV/TSV/JSON lines with path,label[,extra...]; paths relative to DIR")->group(g);
+  cmd->add_option("--labels-out", f.labels_out, "write the class names in label order to FILE")->group(g);
+  cmd->add_option("--keys", f.keys, "feature names: models (image/encoded, ...) | tfds (image, label)")->capture_default_str()->group(g);
+  cmd->add_option("--key", f.key_renames, "rename one feature OLD=NEW (NEW empty: drop it); repeatable")->group(g);
+  cmd->add_flag("--shuffle,!--no-shuffle", f.shuffle, "shuffle the file order with --seed (default on)")->group(g);
+  cmd->add_option("--seed", f.seed, "shuffle seed")->capture_default_str()->group(g);
+  cmd->add_option("--shard-size", f.shard_size, "shards of about SIZE each, e.g. 256MB (default without --shards)")->group(g);
+  cmd->add_option("--task-index", f.task_index, "write only the shards k with k % num-tasks == i")->group(g);
+  cmd->add_option("--num-tasks", f.num_tasks, "tasks of a scale-out run (default 1)")->group(g);
+  cmd->add_flag("--merge-manifests", f.merge_manifests,
+                "merge the task manifests of a --num-tasks run into PREFIX.manifest.json")->group(g);
+}
+
+// A progress bar on stderr (only when it is a terminal) and one line per failed input.
+class Reporter : public imageset::ImageSetObserver {
+ public:
+  explicit Reporter(bool show_bar) : bar_(show_bar) {}
+  ~Reporter() override { ClearBar(); }
+
+  void OnFailure(const imageset::ImageFailure& f) override {
+    ClearBar();
+    std::fprintf(stderr, "tfq: skipped %s\n", f.status.message().c_str());
+  }
+
+  void OnProgress(const imageset::ImageSetProgress& p) override {
+    if (!bar_) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (p.done < p.total && now - last_ < std::chrono::milliseconds(200)) return;
+    last_ = now;
+    const double s = std::chrono::duration<double>(now - start_).count();
+    const double rate = s > 0 ? p.done / s : 0;
+    const double eta = rate > 0 ? (p.total - p.done) / rate : 0;
+    const int width = 24;
+    const int filled = p.total ? static_cast<int>(width * p.done / p.total) : width;
+    std::fprintf(stderr, "\r[%.*s%*s] %llu/%llu %.0f img/s %.1f MB/s ETA %d:%02d failures %llu\033[K",
+                 filled, "########################", width - filled, "",
+                 static_cast<unsigned long long>(p.done), static_cast<unsigned long long>(p.total), rate,
+                 s > 0 ? p.source_bytes / s / 1e6 : 0.0, static_cast<int>(eta) / 60, static_cast<int>(eta) % 60,
+                 static_cast<unsigned long long>(p.failures));
+    shown_ = true;
+  }
+
+ private:
+  void ClearBar() {
+    if (shown_) std::fprintf(stderr, "\r\033[K");
+    shown_ = false;
+  }
+  bool bar_;
+  bool shown_ = false;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point last_{};
+};
+
+Status ParseFlags(const ConvertFlags& flags, const std::vector<std::string>& inputs,
+                  imageset::ImageSetOptions* o) {
+  const ImageFlags& f = g_flags;
+  if (inputs.size() != 1) return Status::InvalidArgument("images: give exactly one input directory");
+  o->dataset.root = inputs[0];
+  while (o->dataset.root.size() > 1 && o->dataset.root.back() == '/') o->dataset.root.pop_back();
+  o->dataset.manifest = f.manifest;
+  o->dataset.labels_file = f.labels;
+  o->dataset.label_offset = f.label_offset;
+  image::ConvertOptions& c = o->convert;
+  const int modes = !f.size.empty() + (f.shorter_side > 0) + (f.max_side > 0);
+  if (modes > 1) return Status::InvalidArgument("give one of --size, --shorter-side, --max-side");
+  if (!f.size.empty()) {
+    c.resize.mode = image::ResizeMode::kExact;
+    TFQ_RETURN_IF_ERROR(image::ParseSize(f.size, &c.resize.width, &c.resize.height));
+  } else if (f.shorter_side > 0) {
+    c.resize.mode = image::ResizeMode::kShorterSide;
+    c.resize.side = f.shorter_side;
+  } else if (f.max_side > 0) {
+    c.resize.mode = image::ResizeMode::kMaxSide;
+    c.resize.side = f.max_side;
+  }
+  if (f.crop == "center") {
+    c.resize.crop_center = true;
+  } else if (!f.crop.empty() && f.crop != "none") {
+    return Status::InvalidArgument("--crop must be center or none");
+  }
+  if (f.filter == "triangle" || f.filter == "bilinear") {
+    c.filter = image::Filter::kTriangle;
+  } else if (f.filter == "lanczos3" || f.filter == "lanczos") {
+    c.filter = image::Filter::kLanczos3;
+  } else if (f.filter == "box" || f.filter == "area") {
+    c.filter = image::Filter::kBox;
+  } else {
+    return Status::InvalidArgument("--filter must be triangle, lanczos3 or box");
+  }
+  c.quality = f.quality;
+  if (f.subsampling == "420") {
+    c.subsampling = image::Subsampling::k420;
+  } else if (f.subsampling == "444") {
+    c.subsampling = image::Subsampling::k444;
+  } else {
+    return Status::InvalidArgument("--subsampling must be 420 or 444");
+  }
+  c.channels = f.channels;
+  // --format is shared with the JSON-lines direction, whose default is proto-json.
+  if (flags.format == "jpeg" || flags.format == "proto-json") {
+    c.format = image::OutputFormat::kJpeg;
+  } else if (flags.format == "png") {
+    c.format = image::OutputFormat::kPng;
+  } else if (flags.format == "raw") {
+    c.format = image::OutputFormat::kRaw;
+  } else {
+    return Status::InvalidArgument("--format for images must be jpeg, png or raw");
+  }
+  c.keep_original = f.keep_original;
+  c.auto_orient = f.auto_orient;
+  c.max_pixels = f.max_pixels;
+  c.allow_partial = f.allow_partial;
+  TFQ_RETURN_IF_ERROR(image::ValidateConvertOptions(c));
+  o->keys_preset = f.keys;
+  o->key_renames = f.key_renames;
+  o->shuffle = f.shuffle;
+  o->seed = f.seed;
+  o->num_shards = flags.shards;
+  if (!f.shard_size.empty()) {
+    if (flags.shards) return Status::InvalidArgument("give --shards or --shard-size, not both");
+    auto size = ParseByteSize(f.shard_size);
+    if (!size.ok()) return size.status();
+    if (size.value() == 0) return Status::InvalidArgument("--shard-size must be above 0");
+    o->shard_size = size.value();
+  }
+  o->prefix = flags.output;
+  o->suffix = flags.suffix;
+  auto compression = ParseCompression(flags.compression);
+  if (!compression.ok()) return compression.status();
+  o->compression = compression.value() == Compression::kAuto ? CompressionFromExtension(flags.suffix)
+                                                             : compression.value();
+  o->task_index = f.task_index;
+  o->num_tasks = f.num_tasks;
+  if (o->num_tasks < 1 || o->task_index >= o->num_tasks) {
+    return Status::InvalidArgument("--task-index must be below --num-tasks");
+  }
+  o->threads = flags.threads;
+  o->strict = f.strict;
+  if (f.max_failures >= 0) o->max_failures = static_cast<uint64_t>(f.max_failures);
+  o->labels_out = f.labels_out;
+  return Status::OK();
+}
+
+Status ImagesToTfRecord(const ConvertFlags& flags, const std::vector<std::string>& inputs,
+                        ConvertSummary* summary) {
+  imageset::ImageSetOptions options;
+  TFQ_RETURN_IF_ERROR(ParseFlags(flags, inputs, &options));
+  summary->unit = "images";
+  Result<imageset::ImageSetResult> result = Status::Internal("unset");
+  if (g_flags.merge_manifests) {
+    result = imageset::MergeImageSetManifests(options.prefix, options.num_tasks);
+  } else {
+    Reporter reporter(!flags.quiet && !flags.json && isatty(STDERR_FILENO));
+    result = imageset::ConvertImageSet(options, &reporter);
+  }
+  if (!result.ok()) return result.status();
+  summary->records = result->records;
+  summary->failures = result->failures;
+  summary->outputs = result->shard_paths;
+  summary->bytes = result->bytes;
+  return Status::OK();
+}
+
+}  // namespace
+
+const Conversion kImagesToTfRecord = {"images", "tfrecord", ImagesToTfRecord, AddImageFlags};
+
+}  // namespace tfq::app

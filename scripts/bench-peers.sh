@@ -1,0 +1,165 @@
+#!/usr/bin/env bash
+# Every side-by-side comparison of tfq with other tools, in one run, and the tables of
+# docs/benchmarks.md rewritten with the results.
+#
+#   scripts/bench-peers.sh [--no-install] [--only NAME,...] [--tiny] [--doc FILE] [--list]
+#
+# It installs the peers (Debian: libvips-tools, python3-pil, python3-opencv, python3-protobuf;
+# npm: duckdb, under $TFQ_PEERS_DIR), then runs each section below whose script exists. A section
+# script runs tfq and its peers on the same data in the same run and prints Markdown on stdout (a
+# table with the ratios, and the machine); this script wraps that in the date, the machine and the
+# exact command, and replaces what lies between
+#   <!-- bench:NAME:begin -->  and  <!-- bench:NAME:end -->
+# in the doc (a missing section is appended). Sections whose script is absent are skipped, so the
+# scripts of other issues join by existing: scripts/bench-images.sh, bench-csv.sh, bench-reshard.sh.
+#
+#   --no-install  use what is installed (sections check for their own peers)
+#   --only LIST   run only these sections (comma-separated names, see --list)
+#   --tiny        the smallest inputs each section accepts: checks that everything runs, numbers
+#                 mean nothing (TFQ_BENCH_TINY=1 is exported for the section scripts)
+#   --doc FILE    the Markdown file to rewrite (default docs/benchmarks.md)
+#
+# Needs a Release build of tfq ($TFQ, default build/tfq). Run as root for the installs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# name | script | arguments for a full run | arguments for --tiny
+sections=(
+  "inspect|scripts/bench-inspect.sh|1024 64 7|8 16 2"
+  "images|scripts/bench-images.sh||"
+  "csv|scripts/bench-csv.sh||"
+  "reshard|scripts/bench-reshard.sh||"
+  "throughput|builtin:tfq-bench|--seconds 2|--quick --threads 1 --seconds 0.05 --data-size 1MiB"
+)
+
+install=1
+only=""
+tiny=0
+doc=docs/benchmarks.md
+while (($#)); do
+  case $1 in
+    --no-install) install=0 ;;
+    --only) only=${2:?--only needs a list}; shift ;;
+    --tiny) tiny=1 ;;
+    --doc) doc=${2:?--doc needs a file}; shift ;;
+    --list) for s in "${sections[@]}"; do IFS='|' read -r n f _ _ <<<"$s"; echo "$n ($f)"; done; exit 0 ;;
+    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    *) echo "bench-peers: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+  esac
+  shift
+done
+
+tfq=${TFQ:-build/tfq}
+[[ -x $tfq ]] || { echo "bench-peers: build tfq first (cmake --build build), or set TFQ" >&2; exit 1; }
+export TFQ=$tfq
+export TFQ_PEERS_DIR=${TFQ_PEERS_DIR:-/opt/tfq-peers}
+export NODE_PATH=$TFQ_PEERS_DIR/node_modules${NODE_PATH:+:$NODE_PATH}
+((tiny)) && export TFQ_BENCH_TINY=1
+
+install_peers() {
+  local packages=(libvips-tools python3-pil python3-opencv python3-protobuf nodejs npm)
+  local missing=()
+  for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if ((${#missing[@]})); then
+    echo "bench-peers: installing ${missing[*]}" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  fi
+  if [[ ! -d $TFQ_PEERS_DIR/node_modules/duckdb ]]; then
+    echo "bench-peers: installing duckdb (npm) into $TFQ_PEERS_DIR" >&2
+    mkdir -p "$TFQ_PEERS_DIR"
+    npm install --silent --prefix "$TFQ_PEERS_DIR" duckdb >/dev/null
+  fi
+}
+
+machine() {
+  local cpu
+  cpu=$(grep -m1 -E '^(model name|Model|Hardware)' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
+  echo "${cpu:-unknown CPU}, $(nproc) cores, $(uname -sr)"
+}
+
+# The built-in section: tfq bench itself, as a Markdown table from its JSON report.
+tfq_bench_markdown() {
+  local json
+  json=$(mktemp)
+  # shellcheck disable=SC2086  # the arguments are a word list on purpose
+  "$tfq" bench "$@" --json > "$json"
+  /usr/bin/python3 - "$json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+m = d["machine"]
+print(f"tfq {m['tfq_version']} ({m['build_type']} build, crc32c {m['crc32c']}); "
+      f"data: {d['settings']['data']}, {d['settings']['data_records']} records, "
+      f"{d['settings']['data_bytes'] / 2**20:.1f} MiB")
+print()
+print("| workload | threads | median | unit | min .. max | ratio to memcpy |")
+print("|---|---|---|---|---|---|")
+for r in d["results"]:
+    ratio = "-" if r["ratio"] is None else f"{r['ratio']:.4g}"
+    print(f"| {r['workload']} | {r['threads']} | {r['median']:.4g} | {r['unit']} | "
+          f"{r['min']:.4g} .. {r['max']:.4g} | {ratio} |")
+for s in d["skipped"]:
+    print(f"\n{s['workload']} skipped: {s['reason']}")
+PY
+  rm -f "$json"
+}
+
+# replace_section NAME FILE: puts FILE's text between NAME's markers in $doc.
+replace_section() {
+  /usr/bin/python3 - "$doc" "$1" "$2" <<'PY'
+import os, sys
+doc, name, body_file = sys.argv[1:4]
+begin, end = f"<!-- bench:{name}:begin -->", f"<!-- bench:{name}:end -->"
+body = open(body_file).read().rstrip("\n")
+text = open(doc).read() if os.path.exists(doc) else (
+    "# Benchmarks\n\nWritten by scripts/bench-peers.sh; the text between the bench markers is "
+    "replaced on every run.\n")
+block = f"{begin}\n{body}\n{end}"
+if begin in text and end in text and text.index(begin) < text.index(end):
+    text = text[:text.index(begin)] + block + text[text.index(end) + len(end):]
+else:
+    text = text.rstrip("\n") + f"\n\n## {name}\n\n{block}\n"
+tmp = doc + ".tmp"
+open(tmp, "w").write(text)
+os.replace(tmp, doc)
+PY
+}
+
+selected() { [[ -z $only || ",$only," == *",$1,"* ]]; }
+
+((install)) && install_peers
+ran=0
+for s in "${sections[@]}"; do
+  IFS='|' read -r name script full_args tiny_args <<<"$s"
+  selected "$name" || continue
+  args=$full_args
+  ((tiny)) && args=$tiny_args
+  out=$(mktemp)
+  if [[ $script == builtin:tfq-bench ]]; then
+    command="$tfq bench $args"
+    # shellcheck disable=SC2086
+    tfq_bench_markdown $args > "$out.body"
+  elif [[ -f $script ]]; then
+    command="$script $args"
+    # shellcheck disable=SC2086
+    bash "$script" $args > "$out.body"
+  else
+    echo "bench-peers: $name: $script does not exist yet, skipped" >&2
+    rm -f "$out"
+    continue
+  fi
+  {
+    echo "Measured $(date -u +%Y-%m-%d) on $(machine)$( ((tiny)) && echo ' (--tiny: a structure check, not a measurement)')."
+    echo "Command: \`$command\`"
+    echo
+    cat "$out.body"
+  } > "$out"
+  replace_section "$name" "$out"
+  rm -f "$out" "$out.body"
+  echo "bench-peers: $name: table updated in $doc" >&2
+  ran=$((ran + 1))
+done
+((ran)) || { echo "bench-peers: no section ran" >&2; exit 1; }

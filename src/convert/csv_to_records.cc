@@ -1,0 +1,250 @@
+// The serial part of CSV -> TFRecord: opening inputs, finding the columns, inferring the schema
+// from the first rows (the "prologue", parsed on the calling thread, since a parser needs the
+// column count before it can parse a later chunk), then feeding chunks to the parallel pool.
+#include "convert/csv_to_records.h"
+
+#include <algorithm>
+#include <optional>
+#include <utility>
+
+#include "convert/csv_to_records_pipeline.h"
+#include "csv/infer.h"
+#include "io/compression.h"
+#include "io/file_streams.h"
+
+namespace tfq {
+namespace {
+
+using internal::CsvRecordPool;
+using internal::CsvSlot;
+
+bool EndsWith(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+// Everything the conversion learns as it goes, shared by the passes over the inputs.
+class Conversion {
+ public:
+  Conversion(const std::vector<std::string>& inputs, const CsvOpener& open,
+             const CsvToRecordsOptions& options, const CsvCallbacks& callbacks)
+      : inputs_(inputs), open_(open), options_(options), callbacks_(callbacks),
+        na_(options.na_values) {}
+
+  Status Run();
+  const CsvProgress& progress() const { return progress_; }
+
+ private:
+  Status InferAllPass();
+  Status ConvertInput(size_t index);
+  // Learns the column names from a parsed batch of input `index` (or checks them against the
+  // first input's). Sets *known once they are.
+  Status NoteColumns(const csv::RowBatch& batch, const csv::ChunkParser& parser, size_t index,
+                     bool* known);
+  Status StartConversion();
+  Status WriteSlot(const CsvSlot& slot);
+  // Whether the prologue still needs rows for inference (never with kInferAll: done by then).
+  bool Inferring() const {
+    return !schema_ && options_.infer_rows != CsvToRecordsOptions::kInferAll &&
+           (!inferrer_ || inferrer_->rows() < options_.infer_rows);
+  }
+
+  const std::vector<std::string>& inputs_;
+  const CsvOpener& open_;
+  const CsvToRecordsOptions& options_;
+  const CsvCallbacks& callbacks_;
+  csv::NaMatcher na_;
+  std::vector<std::string> names_;  // final column names; empty until known
+  std::unique_ptr<csv::SchemaInferrer> inferrer_;
+  std::optional<csv::Schema> schema_;
+  std::unique_ptr<CsvRecordPool> pool_;
+  CsvProgress progress_;
+  uint64_t bytes_before_input_ = 0;  // input bytes of the inputs already finished
+  const InputStream* current_ = nullptr;
+};
+
+Status Conversion::NoteColumns(const csv::RowBatch& batch, const csv::ChunkParser& parser,
+                               size_t index, bool* known) {
+  std::vector<std::string> names;
+  if (!options_.column_names.empty()) {
+    *known = true;
+    if (names_.empty()) names_ = options_.column_names;
+    return Status::OK();
+  }
+  if (options_.parse.header) {
+    if (!batch.has_header()) return Status::OK();
+    Result<std::vector<std::string>> n = csv::ColumnNamesFromHeader(batch.header(), inputs_[index]);
+    if (!n.ok()) return n.status();
+    names = std::move(n).value();
+  } else {
+    if (parser.expected_fields() == 0) return Status::OK();
+    std::vector<std::string_view> unnamed(parser.expected_fields());
+    Result<std::vector<std::string>> n = csv::ColumnNamesFromHeader(unnamed, inputs_[index]);
+    if (!n.ok()) return n.status();
+    names = std::move(n).value();
+  }
+  *known = true;
+  if (names_.empty()) {
+    names_ = std::move(names);
+  } else if (names != names_) {
+    return Status::InvalidData(inputs_[index] + ": line 1 (header): the columns differ from those of " +
+                               inputs_[0] + " (every input must have the same columns)");
+  }
+  return Status::OK();
+}
+
+// --infer-rows all: one pass over every input that only parses and infers.
+Status Conversion::InferAllPass() {
+  for (size_t i = 0; i < inputs_.size(); ++i) {
+    Result<std::unique_ptr<InputStream>> in = open_(inputs_[i]);
+    if (!in.ok()) return in.status();
+    csv::Chunker chunker(in->get(), options_.parse, {options_.chunk_bytes});
+    csv::ChunkParser parser(options_.parse);
+    if (!names_.empty()) parser.SetColumnNames(names_);
+    csv::Chunk chunk;
+    csv::RowBatch batch;
+    bool known = false;
+    for (;;) {
+      bool done = false;
+      TFQ_RETURN_IF_ERROR(chunker.Next(&chunk, &done));
+      if (done) break;
+      TFQ_RETURN_IF_ERROR(parser.Parse(chunk, &batch));
+      if (!known) TFQ_RETURN_IF_ERROR(NoteColumns(batch, parser, i, &known));
+      if (!known) continue;
+      if (!inferrer_) inferrer_ = std::make_unique<csv::SchemaInferrer>(names_, options_.declared, na_);
+      inferrer_->AddBatch(batch, 0, CsvToRecordsOptions::kInferAll);
+    }
+  }
+  return Status::OK();
+}
+
+Status Conversion::StartConversion() {
+  if (!inferrer_) inferrer_ = std::make_unique<csv::SchemaInferrer>(names_, options_.declared, na_);
+  Result<csv::Schema> all = inferrer_->Finish();
+  if (!all.ok()) return all.status();
+  std::vector<std::string> select = options_.select;
+  if (!options_.label_column.empty()) {
+    const std::string& label = options_.label_column;
+    auto it = std::find_if(all->columns.begin(), all->columns.end(),
+                           [&](const csv::ColumnSpec& c) { return c.name == label; });
+    if (it == all->columns.end()) {
+      return Status::InvalidArgument("--label-column " + label + ": " + inputs_[0] +
+                                     " has no such column");
+    }
+    if (std::find(options_.exclude.begin(), options_.exclude.end(), label) != options_.exclude.end()) {
+      return Status::InvalidArgument("--label-column " + label + " cannot be excluded");
+    }
+    it->required = true;
+    if (!select.empty() && std::find(select.begin(), select.end(), label) == select.end()) {
+      select.push_back(label);
+    }
+  }
+  Result<csv::Schema> schema = csv::SelectColumns(*all, select, options_.exclude);
+  if (!schema.ok()) return schema.status();
+  schema_ = std::move(schema).value();
+  if (callbacks_.on_schema) TFQ_RETURN_IF_ERROR(callbacks_.on_schema(*schema_));
+  Result<csv::RowConverter> converter = csv::RowConverter::Make(*schema_, names_, na_);
+  if (!converter.ok()) return converter.status();
+  pool_ = std::make_unique<CsvRecordPool>(options_.threads, options_.parse, names_, *converter,
+                                          [this](const CsvSlot& slot) { return WriteSlot(slot); });
+  return Status::OK();
+}
+
+Status Conversion::WriteSlot(const CsvSlot& slot) {
+  if (!slot.ends.empty()) {
+    TFQ_RETURN_IF_ERROR(callbacks_.sink(slot.framed, slot.ends));
+  }
+  progress_.rows += slot.batch.num_rows() + slot.batch.skipped_rows();
+  progress_.records += slot.ends.size();
+  progress_.skipped_rows += slot.batch.skipped_rows();
+  progress_.padded_rows += slot.batch.padded_rows();
+  if (current_) progress_.input_bytes = bytes_before_input_ + current_->source_bytes_read();
+  if (callbacks_.progress) callbacks_.progress(progress_);
+  return Status::OK();
+}
+
+Status Conversion::ConvertInput(size_t index) {
+  Result<std::unique_ptr<InputStream>> in = open_(inputs_[index]);
+  if (!in.ok()) return in.status();
+  current_ = in->get();
+  progress_.input_index = index;
+  csv::Chunker chunker(in->get(), options_.parse, {options_.chunk_bytes});
+
+  // Prologue: parse on this thread until the columns are known (and, for the first input with a
+  // pass-free inference, until enough rows were seen), keeping the parsed chunks.
+  std::vector<std::unique_ptr<CsvSlot>> prologue;
+  csv::ChunkParser parser(options_.parse);
+  if (!names_.empty()) parser.SetColumnNames(names_);
+  bool known = false;
+  bool done = false;
+  while (!done && (!known || Inferring())) {
+    auto slot = std::make_unique<CsvSlot>();
+    Status s = chunker.Next(&slot->chunk, &done);
+    if (s.ok() && !done) s = parser.Parse(slot->chunk, &slot->batch);
+    if (s.ok() && !done && !known) s = NoteColumns(slot->batch, parser, index, &known);
+    if (!s.ok()) {
+      if (pool_) TFQ_RETURN_IF_ERROR(pool_->Drain());  // an earlier input's error comes first
+      return s;
+    }
+    if (done) break;
+    slot->parsed = true;
+    if (known && Inferring()) {
+      if (!inferrer_) inferrer_ = std::make_unique<csv::SchemaInferrer>(names_, options_.declared, na_);
+      inferrer_->AddBatch(slot->batch, 0, options_.infer_rows);
+    }
+    prologue.push_back(std::move(slot));
+  }
+  if (!schema_ && !names_.empty()) TFQ_RETURN_IF_ERROR(StartConversion());
+  if (!pool_) {
+    // No columns yet (an empty input): nothing parsed here can hold rows.
+    bytes_before_input_ += current_->source_bytes_read();
+    current_ = nullptr;
+    return Status::OK();
+  }
+  for (auto& slot : prologue) pool_->Adopt(std::move(slot));
+  while (!done) {
+    CsvSlot* slot;
+    TFQ_RETURN_IF_ERROR(pool_->Acquire(&slot));
+    Status s = chunker.Next(&slot->chunk, &done);
+    if (!s.ok() || done) {
+      pool_->Release(slot);
+      TFQ_RETURN_IF_ERROR(pool_->Drain());
+      TFQ_RETURN_IF_ERROR(s);
+      break;
+    }
+    slot->parsed = false;
+    pool_->Submit(slot);
+  }
+  TFQ_RETURN_IF_ERROR(pool_->Drain());
+  bytes_before_input_ += current_->source_bytes_read();
+  progress_.input_bytes = bytes_before_input_;
+  current_ = nullptr;
+  return Status::OK();
+}
+
+Status Conversion::Run() {
+  TFQ_RETURN_IF_ERROR(csv::ValidateParseOptions(options_.parse));
+  if (!options_.column_names.empty()) names_ = options_.column_names;
+  if (options_.infer_rows == CsvToRecordsOptions::kInferAll) TFQ_RETURN_IF_ERROR(InferAllPass());
+  for (size_t i = 0; i < inputs_.size(); ++i) TFQ_RETURN_IF_ERROR(ConvertInput(i));
+  if (!schema_ && callbacks_.on_schema) return callbacks_.on_schema(csv::Schema{});
+  return Status::OK();
+}
+
+}  // namespace
+
+Result<std::unique_ptr<InputStream>> OpenCsvFile(const std::string& path) {
+  Result<std::unique_ptr<InputStream>> in = OpenInputFile(path);
+  if (!in.ok() || !EndsWith(path, ".gz")) return in;
+  return NewDecompressingStream(std::move(in).value(), Compression::kGzip);
+}
+
+Status CsvToRecords(const std::vector<std::string>& inputs, const CsvOpener& open,
+                    const CsvToRecordsOptions& options, const CsvCallbacks& callbacks,
+                    CsvProgress* result) {
+  Conversion conversion(inputs, open, options, callbacks);
+  Status s = conversion.Run();
+  if (result) *result = conversion.progress();
+  return s;
+}
+
+}  // namespace tfq

@@ -1,0 +1,154 @@
+#include "convert/csv_to_records_pipeline.h"
+
+#include <utility>
+
+#include "tfrecord/format.h"
+
+namespace tfq::internal {
+
+CsvRecordPool::CsvRecordPool(int threads, const csv::ParseOptions& parse,
+                             const std::vector<std::string>& names,
+                             const csv::RowConverter& converter, Writer writer)
+    : max_slots_(threads <= 1 ? 1 : 2 * static_cast<size_t>(threads) + 2),
+      writer_(std::move(writer)) {
+  const int n = threads < 1 ? 1 : threads;
+  for (int i = 0; i < n; ++i) {
+    workers_.push_back(std::make_unique<Worker>(Worker{csv::ChunkParser(parse), converter, {}}));
+    workers_.back()->parser.SetColumnNames(names);
+  }
+  if (n > 1) {
+    for (auto& w : workers_) threads_.emplace_back([this, worker = w.get()] { WorkerLoop(worker); });
+  }
+}
+
+CsvRecordPool::~CsvRecordPool() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
+  }
+  work_cv_.notify_all();
+  for (std::thread& t : threads_) t.join();
+}
+
+// Frames each record in place: room for the header, the Example appended behind it, then the
+// header and the data CRC filled in. No allocation once the slot's buffers have grown.
+Status CsvRecordPool::Process(CsvSlot* slot, Worker* worker) {
+  if (!slot->parsed) TFQ_RETURN_IF_ERROR(worker->parser.Parse(slot->chunk, &slot->batch));
+  slot->framed.clear();
+  slot->ends.clear();
+  const csv::RowBatch& batch = slot->batch;
+  for (size_t i = 0; i < batch.num_rows(); ++i) {
+    TFQ_RETURN_IF_ERROR(worker->converter.Convert(batch, i));
+    const size_t start = slot->framed.size();
+    slot->framed.resize(start + tfrecord::kHeaderSize);
+    worker->encoder.Encode(worker->converter, &slot->framed);
+    const size_t length = slot->framed.size() - start - tfrecord::kHeaderSize;
+    char* record = slot->framed.data() + start;
+    tfrecord::EncodeHeader(length, record);
+    char footer[tfrecord::kFooterSize];
+    tfrecord::EncodeFixed32(footer, tfrecord::MaskedCrc(record + tfrecord::kHeaderSize, length));
+    slot->framed.append(footer, sizeof footer);
+    slot->ends.push_back(slot->framed.size());
+  }
+  return Status::OK();
+}
+
+void CsvRecordPool::WorkerLoop(Worker* worker) {
+  for (;;) {
+    CsvSlot* slot;
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      work_cv_.wait(lock, [this] { return stop_ || !queue_.empty(); });
+      if (stop_) return;  // nothing queued is written after a stop
+      slot = queue_.front();
+      queue_.pop_front();
+    }
+    Status s = Process(slot, worker);
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      slot->status = std::move(s);
+      slot->done = true;
+    }
+    done_cv_.notify_one();
+  }
+}
+
+Status CsvRecordPool::Fail(Status status) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
+  }
+  work_cv_.notify_all();
+  error_ = status;
+  return status;
+}
+
+Status CsvRecordPool::WriteFinished() {
+  if (!error_.ok()) return error_;
+  for (;;) {
+    CsvSlot* slot;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (in_flight_.empty() || !in_flight_.front()->done) return Status::OK();
+      slot = in_flight_.front();
+      in_flight_.pop_front();
+    }
+    if (!slot->status.ok()) return Fail(slot->status);
+    Status s = writer_(*slot);
+    if (!s.ok()) return Fail(std::move(s));
+    free_.push_back(slot);
+  }
+}
+
+Status CsvRecordPool::Acquire(CsvSlot** slot) {
+  for (;;) {
+    TFQ_RETURN_IF_ERROR(WriteFinished());
+    if (!free_.empty()) {
+      *slot = free_.back();
+      free_.pop_back();
+      return Status::OK();
+    }
+    if (storage_.size() < max_slots_) {
+      storage_.push_back(std::make_unique<CsvSlot>());
+      *slot = storage_.back().get();
+      return Status::OK();
+    }
+    std::unique_lock<std::mutex> lock(mu_);
+    done_cv_.wait(lock, [this] { return in_flight_.front()->done; });
+  }
+}
+
+void CsvRecordPool::Release(CsvSlot* slot) { free_.push_back(slot); }
+
+void CsvRecordPool::Adopt(std::unique_ptr<CsvSlot> slot) {
+  storage_.push_back(std::move(slot));
+  Submit(storage_.back().get());
+}
+
+void CsvRecordPool::Submit(CsvSlot* slot) {
+  slot->done = false;
+  slot->status = Status::OK();
+  if (threads_.empty()) {
+    slot->status = Process(slot, workers_.front().get());
+    slot->done = true;
+    in_flight_.push_back(slot);
+    return;
+  }
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    in_flight_.push_back(slot);
+    queue_.push_back(slot);
+  }
+  work_cv_.notify_one();
+}
+
+Status CsvRecordPool::Drain() {
+  for (;;) {
+    TFQ_RETURN_IF_ERROR(WriteFinished());
+    std::unique_lock<std::mutex> lock(mu_);
+    if (in_flight_.empty()) return Status::OK();
+    done_cv_.wait(lock, [this] { return in_flight_.front()->done; });
+  }
+}
+
+}  // namespace tfq::internal

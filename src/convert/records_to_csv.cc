@@ -1,0 +1,217 @@
+#include "convert/records_to_csv.h"
+
+#include <charconv>
+#include <cstdint>
+#include <unordered_map>
+#include <utility>
+
+#include "example/example_view.h"
+#include "example/json_forms.h"
+
+namespace tfq {
+namespace {
+
+// Well-formed UTF-8 (RFC 3629): no overlong forms, no surrogates, at most U+10FFFF.
+bool IsUtf8(std::string_view s) {
+  size_t i = 0;
+  while (i < s.size()) {
+    const auto c = static_cast<uint8_t>(s[i]);
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    size_t n;
+    uint32_t cp;
+    if (c >= 0xc2 && c <= 0xdf) {
+      n = 1, cp = c & 0x1f;
+    } else if (c >= 0xe0 && c <= 0xef) {
+      n = 2, cp = c & 0x0f;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+      n = 3, cp = c & 0x07;
+    } else {
+      return false;
+    }
+    if (s.size() - i <= n) return false;
+    for (size_t k = 1; k <= n; ++k) {
+      const auto b = static_cast<uint8_t>(s[i + k]);
+      if ((b & 0xc0) != 0x80) return false;
+      cp = (cp << 6) | (b & 0x3f);
+    }
+    if ((n == 2 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+        (n == 3 && (cp < 0x10000 || cp > 0x10ffff))) {
+      return false;
+    }
+    i += n + 1;
+  }
+  return true;
+}
+
+void AppendBase64(std::string_view bytes, std::string* out) {
+  static constexpr char kAlphabet[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  size_t i = 0;
+  for (; i + 3 <= bytes.size(); i += 3) {
+    const uint32_t v = (static_cast<uint8_t>(bytes[i]) << 16) |
+                       (static_cast<uint8_t>(bytes[i + 1]) << 8) | static_cast<uint8_t>(bytes[i + 2]);
+    for (int shift : {18, 12, 6, 0}) out->push_back(kAlphabet[(v >> shift) & 63]);
+  }
+  const size_t rest = bytes.size() - i;
+  if (rest == 0) return;
+  uint32_t v = static_cast<uint32_t>(static_cast<uint8_t>(bytes[i])) << 16;
+  if (rest == 2) v |= static_cast<uint32_t>(static_cast<uint8_t>(bytes[i + 1])) << 8;
+  out->push_back(kAlphabet[(v >> 18) & 63]);
+  out->push_back(kAlphabet[(v >> 12) & 63]);
+  out->push_back(rest == 2 ? kAlphabet[(v >> 6) & 63] : '=');
+  out->push_back('=');
+}
+
+class CsvWriter {
+ public:
+  CsvWriter(const RecordsToCsvOptions& options, size_t num_columns)
+      : options_(options), num_columns_(num_columns) {}
+
+  // Appends `field` (unquoted text) as one CSV field, quoting it where needed.
+  void AppendField(std::string_view field, std::string* out) const {
+    bool quote = num_columns_ == 1 && field.empty();
+    for (char c : field) {
+      if (c == options_.delimiter || c == '"' || c == '\r' || c == '\n') {
+        quote = true;
+        break;
+      }
+    }
+    if (!quote) {
+      out->append(field);
+      return;
+    }
+    out->push_back('"');
+    for (char c : field) {
+      if (c == '"') out->push_back('"');
+      out->push_back(c);
+    }
+    out->push_back('"');
+  }
+
+  // The unquoted text of one feature's values, into *text.
+  Status FormatFeature(const FeatureView& f, std::string* text) {
+    text->clear();
+    const char sep = options_.list_separator;
+    switch (f.kind()) {
+      case FeatureKind::kNone:
+        return Status::OK();
+      case FeatureKind::kInt64:
+        return f.ForEachInt64([&](int64_t v) {
+          if (!text->empty()) text->push_back(sep);
+          char buf[24];
+          text->append(buf, std::to_chars(buf, buf + sizeof buf, v).ptr);
+        });
+      case FeatureKind::kFloat:
+        return f.ForEachFloat([&](float v) {
+          if (!text->empty()) text->push_back(sep);
+          AppendShortestFloat(v, text);
+        });
+      case FeatureKind::kBytes: {
+        bytes_.clear();
+        TFQ_RETURN_IF_ERROR(f.AppendBytes(&bytes_));
+        for (size_t i = 0; i < bytes_.size(); ++i) {
+          const std::string_view v = bytes_[i];
+          if (i > 0) text->push_back(sep);
+          if (options_.bytes == CsvBytesFormat::kBase64) {
+            AppendBase64(v, text);
+          } else if (IsUtf8(v)) {
+            if (bytes_.size() > 1 && v.find(sep) != std::string_view::npos) {
+              return Status::InvalidData(std::string("value ") + std::to_string(i) +
+                                         " of the list holds the list separator '" + sep +
+                                         "' (choose another with --list-separator)");
+            }
+            text->append(v);
+          } else {
+            text->append("base64:");
+            AppendBase64(v, text);
+          }
+        }
+        return Status::OK();
+      }
+    }
+    return Status::OK();
+  }
+
+ private:
+  const RecordsToCsvOptions& options_;
+  const size_t num_columns_;
+  std::vector<std::string_view> bytes_;
+};
+
+// The union of the features of every record, in order of first appearance.
+Status CollectColumns(const std::vector<std::string>& inputs, const RecordOpener& open,
+                      std::vector<std::string>* columns) {
+  std::unordered_map<std::string, size_t> seen;
+  ExampleView example;
+  for (const std::string& path : inputs) {
+    Result<std::unique_ptr<tfrecord::RecordReader>> reader = open(path);
+    if (!reader.ok()) return reader.status();
+    std::string_view record;
+    while ((*reader)->Read(&record)) {
+      TFQ_RETURN_IF_ERROR(example.Parse(record).WithPrefix(
+          path + ": record " + std::to_string((*reader)->record_index())));
+      for (const auto& entry : example.features().entries()) {
+        if (seen.emplace(std::string(entry.key), columns->size()).second) {
+          columns->emplace_back(entry.key);
+        }
+      }
+    }
+    TFQ_RETURN_IF_ERROR((*reader)->status());
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Result<CsvBytesFormat> ParseCsvBytesFormat(std::string_view name) {
+  if (name == "auto") return CsvBytesFormat::kAuto;
+  if (name == "base64") return CsvBytesFormat::kBase64;
+  return Status::InvalidArgument("--bytes must be auto or base64, not \"" + std::string(name) + "\"");
+}
+
+Status RecordsToCsv(const std::vector<std::string>& inputs, const RecordOpener& open,
+                    const RecordsToCsvOptions& options, OutputStream* out, uint64_t* records) {
+  std::vector<std::string> columns = options.columns;
+  if (columns.empty()) TFQ_RETURN_IF_ERROR(CollectColumns(inputs, open, &columns));
+  CsvWriter writer(options, columns.size());
+  std::string buffer;
+  for (size_t c = 0; c < columns.size(); ++c) {
+    if (c > 0) buffer.push_back(options.delimiter);
+    writer.AppendField(columns[c], &buffer);
+  }
+  if (!columns.empty()) buffer.push_back('\n');
+  ExampleView example;
+  std::string text;
+  for (const std::string& path : inputs) {
+    Result<std::unique_ptr<tfrecord::RecordReader>> reader = open(path);
+    if (!reader.ok()) return reader.status();
+    std::string_view record;
+    while ((*reader)->Read(&record)) {
+      const auto where = [&] { return path + ": record " + std::to_string((*reader)->record_index()); };
+      TFQ_RETURN_IF_ERROR(example.Parse(record).WithPrefix(where()));
+      for (size_t c = 0; c < columns.size(); ++c) {
+        if (c > 0) buffer.push_back(options.delimiter);
+        const FeatureView* f = example.features().Find(columns[c]);
+        text.clear();
+        if (f != nullptr) {
+          TFQ_RETURN_IF_ERROR(writer.FormatFeature(*f, &text).WithPrefix(
+              where() + ": feature \"" + columns[c] + "\""));
+        }
+        writer.AppendField(text, &buffer);
+      }
+      if (!columns.empty()) buffer.push_back('\n');
+      ++*records;
+      if (buffer.size() >= (size_t{1} << 20)) {
+        TFQ_RETURN_IF_ERROR(out->Write(buffer));
+        buffer.clear();
+      }
+    }
+    TFQ_RETURN_IF_ERROR((*reader)->status());
+  }
+  return out->Write(buffer);
+}
+
+}  // namespace tfq

@@ -1,0 +1,51 @@
+// TFRecord files of tf.Example -> one CSV table (the library behind `tfq convert x.tfrecord -o
+// y.csv`; docs/convert-tables.md, "Export").
+//
+// One column per feature: the --select names in that order, or else the union of the features of
+// every record in order of first appearance (a first pass over the inputs). A feature absent
+// from a record, an empty list and a Feature with no kind are an empty field. Values:
+//   int64  decimal ("-7"), the spelling the CSV reader reads back as int64;
+//   float  AppendShortestFloat (example/json_forms.h): "0.1", "1", "1e+20", "NaN", "Infinity";
+//   bytes  kAuto: the bytes as they are when valid UTF-8, else "base64:" and the standard padded
+//          base64 of the bytes; kBase64: the standard padded base64 of every value.
+// A list of several values is joined with `list_separator`; a bytes value holding the separator
+// in such a list is an error (it could not be split back). Fields holding the delimiter, '"',
+// CR or LF are quoted as RFC 4180 says (quotes doubled); in a one-column table an empty field is
+// written "" so that the row is not read back as a blank line. Lines end with LF.
+#ifndef TFQ_CONVERT_RECORDS_TO_CSV_H_
+#define TFQ_CONVERT_RECORDS_TO_CSV_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+#include "io/output_stream.h"
+#include "tfrecord/record_reader.h"
+
+namespace tfq {
+
+enum class CsvBytesFormat { kAuto, kBase64 };
+Result<CsvBytesFormat> ParseCsvBytesFormat(std::string_view name);  // "auto" | "base64"
+
+struct RecordsToCsvOptions {
+  char delimiter = ',';
+  char list_separator = ';';
+  CsvBytesFormat bytes = CsvBytesFormat::kAuto;
+  std::vector<std::string> columns;  // empty: the union of the features, in order of appearance
+};
+
+// Opens an input's records by name (called twice per input without `columns`).
+using RecordOpener = std::function<Result<std::unique_ptr<tfrecord::RecordReader>>(const std::string& name)>;
+
+// Writes the header and one row per record to *out (not closed). Errors name the input and the
+// record: "x.tfrecord: record 12: feature \"tags\": ..." (kInvalidData), or the reader's.
+// *records counts the rows written.
+Status RecordsToCsv(const std::vector<std::string>& inputs, const RecordOpener& open,
+                    const RecordsToCsvOptions& options, OutputStream* out, uint64_t* records);
+
+}  // namespace tfq
+
+#endif  // TFQ_CONVERT_RECORDS_TO_CSV_H_

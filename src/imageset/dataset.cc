@@ -1,0 +1,198 @@
+// Listing DIR/<class>/*, reading --labels files, and assigning labels (dataset.h has the rules).
+#include <dirent.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <map>
+
+#include "csv/values.h"
+#include "imageset/dataset.h"
+#include "io/file_streams.h"
+
+namespace tfq::imageset {
+namespace {
+
+bool IsHidden(const char* name) { return name[0] == '.'; }
+
+// Names in a directory (hidden ones and "."/".." left out), sorted in byte order.
+Status ReadDirectory(const std::string& dir, std::vector<std::string>* names) {
+  DIR* d = opendir(dir.c_str());
+  if (!d) return Status::FromErrno(dir, errno);
+  names->clear();
+  errno = 0;
+  while (dirent* e = readdir(d)) {
+    if (!IsHidden(e->d_name)) names->emplace_back(e->d_name);
+  }
+  const int err = errno;
+  closedir(d);
+  if (err) return Status::FromErrno(dir, err);
+  std::sort(names->begin(), names->end());
+  return Status::OK();
+}
+
+// Appends every regular file below `dir` (recursively, byte order at each level) to *out.
+Status ListFiles(const std::string& dir, const std::string& class_name, std::vector<ImageEntry>* out) {
+  std::vector<std::string> names;
+  TFQ_RETURN_IF_ERROR(ReadDirectory(dir, &names));
+  for (const std::string& name : names) {
+    const std::string path = dir + "/" + name;
+    struct stat st;
+    if (stat(path.c_str(), &st) != 0) return Status::FromErrno(path, errno);
+    if (S_ISDIR(st.st_mode)) {
+      TFQ_RETURN_IF_ERROR(ListFiles(path, class_name, out));
+    } else if (S_ISREG(st.st_mode)) {
+      ImageEntry e;
+      e.path = path;
+      e.class_text = class_name;
+      e.bytes = static_cast<uint64_t>(st.st_size);
+      out->push_back(std::move(e));
+    }
+  }
+  return Status::OK();
+}
+
+std::string_view Trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
+bool EndsWith(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+}  // namespace
+
+Status ListImageFolder(const std::string& root, Dataset* out, std::vector<std::string>* classes) {
+  std::vector<std::string> names;
+  TFQ_RETURN_IF_ERROR(ReadDirectory(root, &names));
+  classes->clear();
+  for (const std::string& name : names) {
+    const std::string path = root + "/" + name;
+    struct stat st;
+    if (stat(path.c_str(), &st) != 0) return Status::FromErrno(path, errno);
+    if (S_ISDIR(st.st_mode)) {
+      classes->push_back(name);
+      TFQ_RETURN_IF_ERROR(ListFiles(path, name, &out->entries));
+    } else {
+      ++out->ignored_files;
+    }
+  }
+  if (classes->empty()) {
+    return Status::InvalidArgument(root + ": no class folders (expected DIR/<class>/<image files>)");
+  }
+  return Status::OK();
+}
+
+Result<std::vector<std::string>> ReadLabelsFile(const std::string& path) {
+  auto in = OpenInputFile(path);
+  if (!in.ok()) return in.status();
+  std::string text;
+  std::string_view chunk;
+  while (true) {
+    Status s = (*in)->Peek(1 << 16, &chunk);
+    if (!s.ok()) return s;
+    if (chunk.empty()) break;
+    text.append(chunk);
+    (*in)->Consume(chunk.size());
+  }
+  std::vector<std::string> names;
+  std::map<std::string, size_t> seen;
+  size_t line_no = 0;
+  for (size_t start = 0; start < text.size();) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    ++line_no;
+    const std::string_view name = Trim(std::string_view(text).substr(start, end - start));
+    start = end + 1;
+    if (name.empty()) continue;
+    auto [it, inserted] = seen.emplace(std::string(name), line_no);
+    if (!inserted) {
+      return Status::InvalidData(path + ": line " + std::to_string(line_no) + ": class \"" +
+                                 std::string(name) + "\" already on line " +
+                                 std::to_string(it->second));
+    }
+    names.emplace_back(name);
+  }
+  if (names.empty()) return Status::InvalidData(path + ": no class names");
+  return names;
+}
+
+Result<Dataset> LoadDataset(const DatasetOptions& options) {
+  Dataset ds;
+  ds.label_offset = options.label_offset;
+  std::vector<std::string> classes;       // folders, or the manifest's label values
+  std::vector<std::string> label_values;  // manifest only: per entry
+  if (options.manifest.empty()) {
+    TFQ_RETURN_IF_ERROR(ListImageFolder(options.root, &ds, &classes));
+  } else {
+    TFQ_RETURN_IF_ERROR(ReadManifest(options.manifest, options.root, &ds, &label_values));
+  }
+  if (ds.entries.empty()) {
+    return Status::InvalidArgument((options.manifest.empty() ? options.root : options.manifest) +
+                                   ": no image files found");
+  }
+  std::vector<std::string> from_file;
+  if (!options.labels_file.empty()) {
+    auto names = ReadLabelsFile(options.labels_file);
+    if (!names.ok()) return names.status();
+    from_file = std::move(names).value();
+  }
+  // Numeric manifest labels are used as given.
+  bool numeric = !options.manifest.empty();
+  for (const std::string& v : label_values) {
+    int64_t n;
+    if (!csv::ParseInt64(v, &n)) numeric = false;
+  }
+  if (numeric) {
+    ds.class_names = from_file;
+    for (ImageEntry& e : ds.entries) {
+      int64_t n = 0;
+      (void)csv::ParseInt64(e.class_text, &n);
+      e.label = n + options.label_offset;
+      if (n >= 0 && static_cast<uint64_t>(n) < from_file.size()) e.class_text = from_file[n];
+    }
+    return ds;
+  }
+  if (!options.manifest.empty()) {
+    classes = label_values;
+    std::sort(classes.begin(), classes.end());
+    classes.erase(std::unique(classes.begin(), classes.end()), classes.end());
+  }
+  if (!from_file.empty()) {
+    std::map<std::string_view, bool> known;
+    for (const std::string& n : from_file) known[n] = true;
+    for (const std::string& c : classes) {
+      if (!known.count(c)) {
+        return Status::InvalidArgument("class \"" + c + "\" is not in " + options.labels_file);
+      }
+    }
+    classes = from_file;
+  }
+  std::map<std::string_view, int64_t> index;
+  for (size_t i = 0; i < classes.size(); ++i) index[classes[i]] = static_cast<int64_t>(i);
+  for (ImageEntry& e : ds.entries) {
+    if (e.class_text.empty()) return Status::InvalidData(e.path + ": empty label");
+    e.label = index.at(e.class_text) + options.label_offset;
+  }
+  ds.class_names = std::move(classes);
+  return ds;
+}
+
+void InferExtraKinds(const std::vector<bool>& was_string, Dataset* dataset) {
+  for (size_t c = 0; c < dataset->extra_columns.size(); ++c) {
+    bool all_int = !was_string[c], all_float = !was_string[c];
+    for (const ImageEntry& e : dataset->entries) {
+      const std::string& v = e.extras[c];
+      if (v.empty()) continue;
+      const csv::ValueFit fit = csv::ClassifyValue(v);
+      all_int = all_int && fit.int64;
+      all_float = all_float && fit.float32;
+    }
+    dataset->extra_columns[c].kind =
+        all_int ? FeatureKind::kInt64 : all_float ? FeatureKind::kFloat : FeatureKind::kBytes;
+  }
+}
+
+}  // namespace tfq::imageset

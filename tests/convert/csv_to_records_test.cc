@@ -1,0 +1,189 @@
+// CSV -> framed records: determinism across thread counts and chunk sizes, the first error in
+// input order, schema handling (inference, label, select, infer-all), several inputs.
+#include "convert/csv_to_records.h"
+
+#include <doctest/doctest.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "example/example_view.h"
+#include "io/file_streams.h"
+#include "tfrecord/record_reader.h"
+
+namespace tfq {
+namespace {
+
+struct Output {
+  Status status;
+  std::string framed;
+  size_t records = 0;
+  std::string schema;
+  CsvProgress progress;
+};
+
+Output Convert(const std::map<std::string, std::string>& files, std::vector<std::string> inputs,
+               CsvToRecordsOptions options) {
+  CsvOpener open = [&](const std::string& name) -> Result<std::unique_ptr<InputStream>> {
+    auto it = files.find(name);
+    if (it == files.end()) return Status::NotFound(name);
+    return NewMemoryInputStream(name, it->second);
+  };
+  Output out;
+  CsvCallbacks cb;
+  cb.on_schema = [&](const csv::Schema& s) {
+    out.schema = csv::SchemaToJson(s);
+    return Status::OK();
+  };
+  cb.sink = [&](std::string_view framed, std::span<const size_t> ends) {
+    CHECK(ends.back() == framed.size());
+    out.framed.append(framed);
+    out.records += ends.size();
+    return Status::OK();
+  };
+  out.status = CsvToRecords(inputs, open, options, cb, &out.progress);
+  return out;
+}
+
+Output Convert(const std::string& csv, CsvToRecordsOptions options) {
+  return Convert({{"t.csv", csv}}, {"t.csv"}, std::move(options));
+}
+
+std::vector<std::string> Records(const std::string& framed) {
+  tfrecord::RecordReader reader(NewMemoryInputStream("out", framed), {});
+  std::vector<std::string> records;
+  std::string_view r;
+  while (reader.Read(&r)) records.emplace_back(r);
+  REQUIRE(reader.status().ok());
+  return records;
+}
+
+std::string BigTable(int rows) {
+  std::string csv = "id,name,score,note\n";
+  for (int i = 0; i < rows; ++i) {
+    csv += std::to_string(i) + ",n" + std::to_string(i % 7) + "," + std::to_string(i % 13) + ".5," +
+           (i % 5 == 0 ? "\"multi\nline, \"\"quoted\"\"\"" : "") + "\n";
+  }
+  return csv;
+}
+
+}  // namespace
+
+TEST_CASE("the bytes do not depend on thread count or chunk size") {
+  const std::string csv = BigTable(3000);
+  CsvToRecordsOptions o;
+  o.threads = 1;
+  const Output one = Convert(csv, o);
+  REQUIRE(one.status.ok());
+  CHECK(one.records == 3000);
+  CHECK(one.progress.rows == 3000);
+  for (int threads : {1, 2, 4}) {
+    for (size_t chunk : {size_t{64}, size_t{1000}, size_t{1} << 20}) {
+      o.threads = threads;
+      o.chunk_bytes = chunk;
+      const Output other = Convert(csv, o);
+      REQUIRE(other.status.ok());
+      CHECK(other.framed == one.framed);
+    }
+  }
+  const std::vector<std::string> records = Records(one.framed);
+  REQUIRE(records.size() == 3000);
+  ExampleView view;
+  REQUIRE(view.Parse(records[5]).ok());
+  std::vector<std::string_view> note;
+  REQUIRE(view.features().Find("note")->AppendBytes(&note).ok());
+  CHECK(note == std::vector<std::string_view>{"multi\nline, \"quoted\""});
+  std::vector<float> score;
+  REQUIRE(view.features().Find("score")->AppendFloats(&score).ok());
+  CHECK(score == std::vector<float>{5.5f});
+}
+
+TEST_CASE("the first error in input order is reported, whatever the threads") {
+  std::string csv = BigTable(2000);
+  // Row 1500 breaks its int64 column; row 1900 has a quote in an unquoted field.
+  const size_t at1500 = csv.find("\n1500,") + 1;
+  csv.replace(at1500, 4, "15x0");
+  const size_t at1900 = csv.find("\n1900,") + 1;
+  csv.replace(at1900, 4, "19\"0");
+  for (int threads : {1, 3}) {
+    CsvToRecordsOptions o;
+    o.threads = threads;
+    o.chunk_bytes = 200;
+    const Output out = Convert(csv, o);
+    CHECK(out.status.code() == StatusCode::kInvalidData);
+    CHECK(out.status.message().find("t.csv: line ") == 0);
+    CHECK(out.status.message().find("(row 1501), column 1 \"id\": \"15x0\" is not an int64") !=
+          std::string::npos);
+    CHECK(out.records <= 1500);
+  }
+}
+
+TEST_CASE("schema: inference, label column, select") {
+  CsvToRecordsOptions o;
+  o.label_column = "y";
+  o.select = {"a"};
+  const Output out = Convert("a,b,y\n1,x,0\n2,,1\n", o);
+  REQUIRE(out.status.ok());
+  CHECK(out.schema ==
+        "{\"columns\": [\n  {\"name\":\"a\",\"kind\":\"int64\"},\n"
+        "  {\"name\":\"y\",\"kind\":\"int64\",\"required\":true}\n]}\n");
+  const Output missing = Convert("a,y\n1,0\n2,\n", o);
+  CHECK(missing.status.code() == StatusCode::kInvalidData);
+  CHECK(missing.status.message() == "t.csv: line 3 (row 2), column 2 \"y\": empty in a required column");
+  o.label_column = "nope";
+  CHECK(Convert("a,y\n1,0\n", o).status.code() == StatusCode::kInvalidArgument);
+}
+
+TEST_CASE("--infer-rows: N rows, or all (a second pass)") {
+  const std::string csv = "v\n1\n2\n2.5\n";
+  CsvToRecordsOptions o;
+  o.infer_rows = 2;
+  const Output two = Convert(csv, o);
+  CHECK(two.status.code() == StatusCode::kInvalidData);
+  CHECK(two.status.message() == "t.csv: line 4 (row 3), column 1 \"v\": \"2.5\" is not an int64");
+  o.infer_rows = CsvToRecordsOptions::kInferAll;
+  const Output all = Convert(csv, o);
+  REQUIRE(all.status.ok());
+  CHECK(all.schema.find("\"kind\":\"float\"") != std::string::npos);
+  CHECK(all.records == 3);
+}
+
+TEST_CASE("several inputs: one stream of records; the columns must agree") {
+  CsvToRecordsOptions o;
+  o.threads = 2;
+  const Output out = Convert({{"a.csv", "x,y\n1,2\n"}, {"b.csv", "x,y\n3,4\n5,6\n"}},
+                             {"a.csv", "b.csv"}, o);
+  REQUIRE(out.status.ok());
+  CHECK(out.records == 3);
+  const Output bad = Convert({{"a.csv", "x,y\n1,2\n"}, {"b.csv", "x,z\n3,4\n"}}, {"a.csv", "b.csv"}, o);
+  CHECK(bad.status.code() == StatusCode::kInvalidData);
+  CHECK(bad.status.message().find("b.csv: line 1 (header): the columns differ") == 0);
+}
+
+TEST_CASE("no header: given names or column_N; empty input: no records") {
+  CsvToRecordsOptions o;
+  o.parse.header = false;
+  const Output out = Convert("1,a\n2,b\n", o);
+  REQUIRE(out.status.ok());
+  CHECK(out.schema.find("\"column_2\"") != std::string::npos);
+  CHECK(out.records == 2);
+  o.column_names = {"n", "s"};
+  CHECK(Convert("1,a\n", o).schema.find("\"n\"") != std::string::npos);
+  const Output empty = Convert("", {});
+  CHECK(empty.status.ok());
+  CHECK(empty.records == 0);
+  CHECK(empty.schema == "{\"columns\": [\n]}\n");
+}
+
+TEST_CASE("ragged rows: skip counts them") {
+  CsvToRecordsOptions o;
+  o.parse.ragged = csv::RaggedPolicy::kSkip;
+  const Output out = Convert("a,b\n1,2\n3\n4,5\n", o);
+  REQUIRE(out.status.ok());
+  CHECK(out.records == 2);
+  CHECK(out.progress.skipped_rows == 1);
+  CHECK(out.progress.rows == 3);
+}
+
+}  // namespace tfq
