@@ -169,10 +169,18 @@ void SetupBenchCommand(CLI::App& app, int* exit_code) {
                   "none: generated tf.Examples");
   cmd->add_option("-c,--compression", flags->compression, "inputs' compression: auto|none|gzip|zlib")
       ->capture_default_str();
+  // One argument per flag (split on commas), so that `--threads 1 data.tfrecord` leaves the file
+  // to the inputs; CLI11's vector options would otherwise swallow it.
   cmd->add_option("--workloads", flags->workloads, "comma-separated workloads to run (see --list); default all")
-      ->delimiter(',');
+      ->delimiter(',')
+      ->expected(1)
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cmd->add_option("--threads", flags->threads, "comma-separated thread counts; default 1 and every core")
-      ->delimiter(',');
+      ->delimiter(',')
+      ->expected(1)
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cmd->add_option_function<double>("--seconds", [flags](double v) {
         flags->seconds = v;
         flags->seconds_given = true;

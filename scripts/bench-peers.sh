@@ -23,12 +23,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# name | script | arguments for a full run | arguments for --tiny
+# name | script | arguments for a full run | arguments for --tiny ("-": the script has no small
+# mode, so --tiny skips it). {BUILD} is the directory of $TFQ (scripts that take a build dir).
+# Scripts exit 77 to say "skipped" (a peer or ../shared is missing): their table is left as it is.
+# This table is the one place to adjust when a section script lands or changes its arguments.
 sections=(
   "inspect|scripts/bench-inspect.sh|1024 64 7|8 16 2"
-  "images|scripts/bench-images.sh||"
-  "csv|scripts/bench-csv.sh||"
-  "reshard|scripts/bench-reshard.sh||"
+  "images|scripts/bench-images.sh|{BUILD}|-"
+  "csv|scripts/bench-csv.sh|{BUILD}|-"
+  "reshard|scripts/bench-reshard.sh|{BUILD}|-"
   "throughput|builtin:tfq-bench|--seconds 2|--quick --threads 1 --seconds 0.05 --data-size 1MiB"
 )
 
@@ -68,10 +71,12 @@ install_peers() {
     apt-get update -qq
     apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
   fi
-  if [[ ! -d $TFQ_PEERS_DIR/node_modules/duckdb ]]; then
-    echo "bench-peers: installing duckdb (npm) into $TFQ_PEERS_DIR" >&2
+  # DuckDB for Node: @duckdb/node-api, whose npm packages carry the prebuilt library (the legacy
+  # `duckdb` package downloads its binary from outside npm at install time).
+  if [[ ! -d $TFQ_PEERS_DIR/node_modules/@duckdb/node-api ]]; then
+    echo "bench-peers: installing DuckDB (npm @duckdb/node-api) into $TFQ_PEERS_DIR" >&2
     mkdir -p "$TFQ_PEERS_DIR"
-    npm install --silent --prefix "$TFQ_PEERS_DIR" duckdb >/dev/null
+    npm install --silent --no-audit --no-fund --prefix "$TFQ_PEERS_DIR" @duckdb/node-api >/dev/null
   fi
 }
 
@@ -86,7 +91,7 @@ tfq_bench_markdown() {
   local json
   json=$(mktemp)
   # shellcheck disable=SC2086  # the arguments are a word list on purpose
-  "$tfq" bench "$@" --json > "$json"
+  "$tfq" bench "$@" --json > "$json" || { rm -f "$json"; return 1; }
   /usr/bin/python3 - "$json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -97,10 +102,11 @@ print(f"tfq {m['tfq_version']} ({m['build_type']} build, crc32c {m['crc32c']}); 
 print()
 print("| workload | threads | median | unit | min .. max | ratio to memcpy |")
 print("|---|---|---|---|---|---|")
+num = lambda v: f"{v:.0f}" if abs(v) >= 1000 else f"{v:.4g}"
 for r in d["results"]:
-    ratio = "-" if r["ratio"] is None else f"{r['ratio']:.4g}"
-    print(f"| {r['workload']} | {r['threads']} | {r['median']:.4g} | {r['unit']} | "
-          f"{r['min']:.4g} .. {r['max']:.4g} | {ratio} |")
+    ratio = "-" if r["ratio"] is None else num(r["ratio"])
+    print(f"| {r['workload']} | {r['threads']} | {num(r['median'])} | {r['unit']} | "
+          f"{num(r['min'])} .. {num(r['max'])} | {ratio} |")
 for s in d["skipped"]:
     print(f"\n{s['workload']} skipped: {s['reason']}")
 PY
@@ -131,35 +137,57 @@ PY
 selected() { [[ -z $only || ",$only," == *",$1,"* ]]; }
 
 ((install)) && install_peers
+build_dir=$(cd "$(dirname "$tfq")" && pwd)
 ran=0
+failed=0
 for s in "${sections[@]}"; do
   IFS='|' read -r name script full_args tiny_args <<<"$s"
   selected "$name" || continue
   args=$full_args
-  ((tiny)) && args=$tiny_args
-  out=$(mktemp)
+  if ((tiny)); then
+    if [[ $tiny_args == - ]]; then
+      echo "bench-peers: $name: no small mode, skipped under --tiny" >&2
+      continue
+    fi
+    args=$tiny_args
+  fi
+  args=${args//\{BUILD\}/$build_dir}
   if [[ $script == builtin:tfq-bench ]]; then
     command="$tfq bench $args"
-    # shellcheck disable=SC2086
-    tfq_bench_markdown $args > "$out.body"
   elif [[ -f $script ]]; then
     command="$script $args"
-    # shellcheck disable=SC2086
-    bash "$script" $args > "$out.body"
   else
     echo "bench-peers: $name: $script does not exist yet, skipped" >&2
-    rm -f "$out"
     continue
   fi
-  {
-    echo "Measured $(date -u +%Y-%m-%d) on $(machine)$( ((tiny)) && echo ' (--tiny: a structure check, not a measurement)')."
-    echo "Command: \`$command\`"
-    echo
-    cat "$out.body"
-  } > "$out"
-  replace_section "$name" "$out"
-  rm -f "$out" "$out.body"
-  echo "bench-peers: $name: table updated in $doc" >&2
-  ran=$((ran + 1))
+  body=$(mktemp)
+  status=0
+  # shellcheck disable=SC2086  # the arguments are a word list on purpose
+  if [[ $script == builtin:tfq-bench ]]; then
+    tfq_bench_markdown $args > "$body" || status=$?
+  else
+    bash "$script" $args > "$body" || status=$?
+  fi
+  if ((status == 77)); then
+    echo "bench-peers: $name: skipped by $script: $(tail -n 1 "$body")" >&2
+  elif ((status != 0)); then
+    echo "bench-peers: $name: '$command' failed (exit $status); its output:" >&2
+    sed 's/^/  /' "$body" >&2
+    failed=$((failed + 1))
+  else
+    section=$(mktemp)
+    {
+      echo "Measured $(date -u +%Y-%m-%d) on $(machine)$( ((tiny)) && echo ' (--tiny: a structure check, not a measurement)')."
+      echo "Command: \`$command\`"
+      echo
+      cat "$body"
+    } > "$section"
+    replace_section "$name" "$section"
+    rm -f "$section"
+    echo "bench-peers: $name: table updated in $doc" >&2
+    ran=$((ran + 1))
+  fi
+  rm -f "$body"
 done
+((failed == 0)) || exit 1
 ((ran)) || { echo "bench-peers: no section ran" >&2; exit 1; }

@@ -4,6 +4,7 @@
 #     would) and conformance tests against ../shared (skipped, with a message, where it is absent).
 #  2. AddressSanitizer + UndefinedBehaviorSanitizer build: the unit and end-to-end tests again;
 #     any sanitizer report fails the run.
+#  3. ThreadSanitizer build: the tests of the multithreaded parts.
 # Environment: TFQ_SHARED_DIR overrides where ../shared is; JOBS the build parallelism.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,3 +22,9 @@ cmake --build build-asan -j"$jobs"
 export ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:strict_string_checks=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 ctest --test-dir build-asan --output-on-failure -j"$jobs" -L "unit|e2e"
+
+echo "== ThreadSanitizer build: the multithreaded parts"
+cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DTFQ_SANITIZE=thread >/dev/null
+tsan_targets=(tfq_pipeline_test)
+cmake --build build-tsan -j"$jobs" --target "${tsan_targets[@]}"
+TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 ctest --test-dir build-tsan --output-on-failure -R "^unit\.pipeline$"

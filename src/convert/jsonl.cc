@@ -17,7 +17,9 @@ Status JsonLinesToRecords(InputStream* in, const JsonLinesOptions& options, cons
   while (lines.Next(&line)) {
     if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
     const std::string where = in->name() + ": line " + std::to_string(lines.line_number());
-    nlohmann::json value = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+    // Ordered: features keep the line's order, so printed records read back byte-identical.
+    nlohmann::ordered_json value =
+        nlohmann::ordered_json::parse(line, nullptr, /*allow_exceptions=*/false);
     if (value.is_discarded()) {
       return Status::InvalidData(where + ": not valid JSON (each line must hold one JSON object)");
     }

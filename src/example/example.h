@@ -79,7 +79,11 @@ class ExampleEncoder {
   void Finish(std::string* out) const;
 
  private:
-  std::string features_;  // serialized map entries so far
+  char* Extend(size_t n);  // n more bytes at the end of [0, used_), not zero-filled
+  // Extends by a whole map entry and writes it up to its list's payload; returns the payload's place.
+  char* AppendEntry(std::string_view key, uint32_t oneof, size_t list_size);
+  std::string features_;  // serialized map entries so far: [0, used_); the rest is spare room
+  size_t used_ = 0;
 };
 
 // Copies a decoded view into owning values (cold paths: JSON round trips, tests). Entries keep

@@ -3,6 +3,8 @@
 // value, empty lists and no-kind Features as empty messages (docs/example-format.md).
 //
 // Sizes are computed before writing (as protobuf does), so every byte is appended once.
+#include <algorithm>
+#include <bit>
 #include <cstring>
 #include <string>
 
@@ -174,28 +176,34 @@ void SerializeSequenceExample(const SequenceExample& example, std::string* out) 
 
 // --- ExampleEncoder: one map entry per Add, straight into features_ -----------------------------
 //
-// The hot path of CSV -> TFRecord: a row of short values is a dozen small features, so appending
-// tag, length and payload one std::string::append at a time (a capacity check and a length update
-// each) cost more than the data. Each Add therefore computes the entry's sizes first, grows
-// features_ once and writes the bytes through a raw pointer.
+// The hot path of CSV -> TFRecord: a row of short values is a handful of small features, so
+// appending tag, length and payload one std::string::append at a time (a capacity check, a length
+// update and a terminator each) cost more than the data. Each Add computes the entry's sizes
+// first, extends the buffer once (features_ is kept at its capacity and used_ says how much holds
+// entries, so growing never zero-fills on the hot path) and writes through a raw pointer.
 
 namespace {
 
-// Grows *buf by an entry for `key` whose Feature holds a list message of `list_size` bytes in
-// oneof field `oneof` (0: a Feature with no kind, no list), writes everything up to the list's
-// payload and returns where that payload (list_size bytes, after the list's own head) goes.
-char* AppendEntryThroughListHead(std::string* buf, std::string_view key, uint32_t oneof,
-                                 size_t list_size) {
-  const size_t feature = oneof == 0 ? 0 : LengthDelimitedSize(list_size);
-  const size_t entry = LengthDelimitedSize(key.size()) + LengthDelimitedSize(feature);
-  const size_t start = buf->size();
-  buf->resize(start + LengthDelimitedSize(entry));
-  char* p = buf->data() + start;
+// Varint sizes without wire::VarintSize's divide: lengths in a row of short values are almost
+// always below 128 (a predictable branch), else protobuf's multiply-and-shift form.
+inline size_t FastVarintSize(uint64_t v) {
+  if (v < 0x80) return 1;
+  const auto log2 = static_cast<size_t>(63 - std::countl_zero(v));
+  return (log2 * 9 + 73) / 64;
+}
+inline size_t FastLengthDelimitedSize(size_t length) { return 1 + FastVarintSize(length) + length; }
+
+// Writes the head of an entry for `key` whose Feature holds a list message of `list_size` bytes
+// in oneof field `oneof` (0: a Feature with no kind, no list) at p (room made by the caller, who
+// computed `feature` and `entry`, the sizes of the Feature and the entry), and returns where the
+// list's payload goes.
+char* EncodeEntryThroughListHead(char* p, std::string_view key, uint32_t oneof, size_t list_size,
+                                 size_t feature, size_t entry) {
   *p++ = static_cast<char>(wire::MakeTag(wire::kFeaturesFeature, wire::kLengthDelimited));
   p = wire::EncodeVarint(entry, p);
   *p++ = static_cast<char>(wire::MakeTag(wire::kMapKey, wire::kLengthDelimited));
   p = wire::EncodeVarint(key.size(), p);
-  std::memcpy(p, key.data(), key.size());
+  if (!key.empty()) std::memcpy(p, key.data(), key.size());
   p += key.size();
   *p++ = static_cast<char>(wire::MakeTag(wire::kMapValue, wire::kLengthDelimited));
   p = wire::EncodeVarint(feature, p);
@@ -206,7 +214,7 @@ char* AppendEntryThroughListHead(std::string* buf, std::string_view key, uint32_
   return p;
 }
 
-// A packed list's head inside the list message: absent for an empty list (proto3).
+// A packed list's head inside the list message (only for a non-empty list: proto3).
 char* EncodePackedHead(size_t payload_size, char* p) {
   *p++ = static_cast<char>(wire::kPackedValueTag);
   return wire::EncodeVarint(payload_size, p);
@@ -221,51 +229,64 @@ char* EncodeBytesValue(std::string_view v, char* p) {
 
 }  // namespace
 
-void ExampleEncoder::Clear() { features_.clear(); }
+char* ExampleEncoder::Extend(size_t n) {
+  if (features_.size() - used_ < n) features_.resize(std::max(2 * features_.size(), used_ + n + 256));
+  char* p = features_.data() + used_;
+  used_ += n;
+  return p;
+}
+
+char* ExampleEncoder::AppendEntry(std::string_view key, uint32_t oneof, size_t list_size) {
+  const size_t feature = oneof == 0 ? 0 : FastLengthDelimitedSize(list_size);
+  const size_t entry = FastLengthDelimitedSize(key.size()) + FastLengthDelimitedSize(feature);
+  return EncodeEntryThroughListHead(Extend(FastLengthDelimitedSize(entry)), key, oneof, list_size,
+                                    feature, entry);
+}
+
+void ExampleEncoder::Clear() { used_ = 0; }
 
 void ExampleEncoder::AddBytes(std::string_view key, const std::vector<std::string_view>& values) {
-  char* p = AppendEntryThroughListHead(&features_, key, wire::kFeatureBytesList,
-                                       BytesListSize(values));
+  size_t list = 0;
+  for (std::string_view v : values) list += FastLengthDelimitedSize(v.size());
+  char* p = AppendEntry(key, wire::kFeatureBytesList, list);
   for (std::string_view v : values) p = EncodeBytesValue(v, p);
 }
 
 void ExampleEncoder::AddBytes(std::string_view key, std::string_view value) {
-  char* p = AppendEntryThroughListHead(&features_, key, wire::kFeatureBytesList,
-                                       LengthDelimitedSize(value.size()));
+  char* p = AppendEntry(key, wire::kFeatureBytesList, FastLengthDelimitedSize(value.size()));
   EncodeBytesValue(value, p);
 }
 
 void ExampleEncoder::AddFloats(std::string_view key, const float* values, size_t n) {
-  char* p = AppendEntryThroughListHead(&features_, key, wire::kFeatureFloatList,
-                                       PackedListSize(4 * n, n));
+  char* p = AppendEntry(key, wire::kFeatureFloatList, n == 0 ? 0 : FastLengthDelimitedSize(4 * n));
   if (n == 0) return;
   p = EncodePackedHead(4 * n, p);
   std::memcpy(p, values, 4 * n);  // little-endian host (wire_format.h)
 }
 
 void ExampleEncoder::AddInt64s(std::string_view key, const int64_t* values, size_t n) {
-  const size_t payload = PackedInt64PayloadSize(values, n);
-  char* p = AppendEntryThroughListHead(&features_, key, wire::kFeatureInt64List,
-                                       PackedListSize(payload, n));
+  size_t payload = 0;
+  for (size_t i = 0; i < n; ++i) payload += FastVarintSize(static_cast<uint64_t>(values[i]));
+  char* p = AppendEntry(key, wire::kFeatureInt64List, n == 0 ? 0 : FastLengthDelimitedSize(payload));
   if (n == 0) return;
   p = EncodePackedHead(payload, p);
   for (size_t i = 0; i < n; ++i) p = wire::EncodeVarint(static_cast<uint64_t>(values[i]), p);
 }
 
 void ExampleEncoder::AddEmpty(std::string_view key, FeatureKind kind) {
-  AppendEntryThroughListHead(&features_, key, OneofField(kind), 0);
+  AppendEntry(key, OneofField(kind), 0);
 }
 
 void ExampleEncoder::Finish(std::string* out) const {
   char head[1 + wire::kMaxVarintBytes];
   head[0] = static_cast<char>(wire::MakeTag(wire::kExampleFeatures, wire::kLengthDelimited));
-  const char* head_end = wire::EncodeVarint(features_.size(), head + 1);
+  const char* head_end = wire::EncodeVarint(used_, head + 1);
   const size_t start = out->size();
   const size_t head_size = static_cast<size_t>(head_end - head);
-  out->resize(start + head_size + features_.size());
+  out->resize(start + head_size + used_);
   char* p = out->data() + start;
   std::memcpy(p, head, head_size);
-  std::memcpy(p + head_size, features_.data(), features_.size());
+  if (used_ != 0) std::memcpy(p + head_size, features_.data(), used_);
 }
 
 }  // namespace tfq

@@ -44,7 +44,9 @@ void AppendSequenceExampleJson(const SequenceExampleView& example, JsonForm form
 // Parses one JSON object in either form (detected from its shape: proto-json when "features"
 // holds an object; for a SequenceExample when "featureLists" is present or "context" /
 // "feature_lists" hold the proto wrapper objects) back into a message, replacing *out. Map
-// entries come out in the JSON object's iteration order (nlohmann::json sorts keys).
+// entries come out in the JSON object's iteration order: the text's order for ordered_json
+// (what JSON lines input uses, so printed records read back byte-identical), sorted keys for
+// nlohmann::json.
 // proto-json input is read as protobuf's parser reads it: original field names (bytes_list,
 // feature_lists, ...) as well as camelCase, null for an absent field, int64 as strings or
 // numbers, floats as numbers or strings, standard or URL-safe base64 with optional padding;
@@ -56,6 +58,8 @@ void AppendSequenceExampleJson(const SequenceExampleView& example, JsonForm form
 // fields. Never throws.
 Status ExampleFromJson(const nlohmann::json& value, Example* out);
 Status SequenceExampleFromJson(const nlohmann::json& value, SequenceExample* out);
+Status ExampleFromJson(const nlohmann::ordered_json& value, Example* out);
+Status SequenceExampleFromJson(const nlohmann::ordered_json& value, SequenceExample* out);
 
 // Shortest decimal text that parses back to the same float32 ("0.1", "1e+20", "1", "NaN",
 // "Infinity", "-Infinity"), chosen and laid out exactly as Python's protobuf json_format prints

@@ -69,6 +69,14 @@ Status ReadSequenceExample(const Json& value, SequenceExample* out) {
 }  // namespace
 
 Status ExampleFromJson(const nlohmann::json& value, Example* out) {
+  return ExampleFromJson(nlohmann::ordered_json(value), out);
+}
+
+Status SequenceExampleFromJson(const nlohmann::json& value, SequenceExample* out) {
+  return SequenceExampleFromJson(nlohmann::ordered_json(value), out);
+}
+
+Status ExampleFromJson(const nlohmann::ordered_json& value, Example* out) {
   try {
     return ReadExample(value, out);
   } catch (const nlohmann::json::exception& e) {
@@ -76,7 +84,7 @@ Status ExampleFromJson(const nlohmann::json& value, Example* out) {
   }
 }
 
-Status SequenceExampleFromJson(const nlohmann::json& value, SequenceExample* out) {
+Status SequenceExampleFromJson(const nlohmann::ordered_json& value, SequenceExample* out) {
   try {
     return ReadSequenceExample(value, out);
   } catch (const nlohmann::json::exception& e) {

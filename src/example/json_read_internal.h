@@ -17,7 +17,9 @@
 
 namespace tfq::internal {
 
-using Json = nlohmann::json;
+// Ordered: map entries come out in the order the JSON text lists them, so that JSON lines printed
+// from a TFRecord file read back into the same bytes (nlohmann::json would sort the keys).
+using Json = nlohmann::ordered_json;
 
 Status JsonError(const std::string& where, std::string_view what);
 // "a string", "an array", "null", ... for messages.

@@ -58,10 +58,6 @@ std::string_view Trim(std::string_view s) {
   return s;
 }
 
-bool EndsWith(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
 }  // namespace
 
 Status ListImageFolder(const std::string& root, Dataset* out, std::vector<std::string>* classes) {

@@ -9,7 +9,7 @@
 namespace tfq::imageset {
 namespace {
 
-constexpr const char* kFormat = "tfq-images-manifest/1";
+constexpr const char* kManifestFormat = "tfq-images-manifest/1";
 
 std::string Padded(uint64_t v) {
   char buf[32];
@@ -32,7 +32,7 @@ std::string ManifestPath(const std::string& prefix, uint64_t task_index, uint64_
 
 nlohmann::ordered_json ManifestToJson(const RunManifest& m) {
   nlohmann::ordered_json j;
-  j["format"] = kFormat;
+  j["format"] = kManifestFormat;
   j["files_found"] = m.files_found;
   j["records"] = m.records();
   j["failed"] = m.failures.size();
@@ -62,8 +62,8 @@ nlohmann::ordered_json ManifestToJson(const RunManifest& m) {
 Result<RunManifest> ManifestFromJson(const nlohmann::json& j, const std::string& source) {
   RunManifest m;
   try {
-    if (j.at("format").get<std::string>() != kFormat) {
-      return Status::InvalidData(source + ": not a " + std::string(kFormat) + " manifest");
+    if (j.at("format").get<std::string>() != kManifestFormat) {
+      return Status::InvalidData(source + ": not a " + std::string(kManifestFormat) + " manifest");
     }
     m.files_found = j.at("files_found").get<uint64_t>();
     m.ignored_files = j.at("ignored_files").get<uint64_t>();

@@ -2,8 +2,9 @@
 //
 // Readers of framed formats (TFRecord, CSV) need to look at a header before deciding how many more
 // bytes they want, and want those bytes as one contiguous view without copying when the source
-// allows it. Peek/Consume gives both: a memory-mapped file hands out views of the mapping (zero
-// copy), while a pipe or a decompressor hands out views of its own buffer, grown on demand.
+// allows it. Peek/Consume gives both: an in-memory source hands out views of its bytes, while a
+// file, a pipe or a decompressor hands out views of its own buffer, grown on demand; a record is
+// copied at most once, from the kernel into that buffer.
 //
 // Thread safety: none; one thread uses a stream at a time.
 #ifndef TFQ_IO_INPUT_STREAM_H_

@@ -73,6 +73,13 @@ Result<InputSurvey> SurveyInputs(const std::vector<std::string>& paths, const In
                                  uint64_t sample_per_file) {
   InputSurvey survey;
   for (const auto& path : paths) {
+    // Standard input and pipes are not opened: a byte read here would be lost to the real pass.
+    struct stat st;
+    if (path == "-" || (stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))) {
+      survey.rereadable = false;
+      survey.sizes_exact = false;
+      continue;
+    }
     Result<OpenedRecordFile> file = OpenRecordFile(path, options);
     if (!file.ok()) return file.status();
     survey.file_bytes += file->file_bytes;

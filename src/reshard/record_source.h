@@ -46,8 +46,9 @@ struct InputSurvey {
   uint64_t sampled_records = 0;  // headers sampled at the start of uncompressed files ...
   uint64_t sampled_bytes = 0;    // ... and their framed size, for a mean record size
 };
-// Opens every input (so a missing file is reported before any work) and samples up to
-// `sample_per_file` record headers of each uncompressed regular file.
+// Opens every file input (so a missing file is reported before any work) and samples up to
+// `sample_per_file` record headers of each uncompressed regular file. Standard input, pipes and
+// other streams are left unopened (reading from them here would lose bytes).
 Result<InputSurvey> SurveyInputs(const std::vector<std::string>& paths, const InputOptions& options,
                                  uint64_t sample_per_file = 64);
 

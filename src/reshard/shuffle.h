@@ -29,7 +29,7 @@
 namespace tfq::reshard {
 
 constexpr uint64_t kShuffleReservedMemory = uint64_t{12} << 20;
-constexpr uint64_t kMinShuffleMemory = uint64_t{32} << 20;
+constexpr uint64_t kMinShuffleMemory = uint64_t{24} << 20;
 
 // How the key order is found (the output is the same): kAuto picks; the others are for tests
 // and benchmarks. Buckets: in memory, or spilled to a temporary file. Indexed: the inputs are

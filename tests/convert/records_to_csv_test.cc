@@ -69,7 +69,7 @@ TEST_CASE("RFC 4180 quoting, non-finite floats, a one-column empty field") {
   const float inf = std::numeric_limits<float>::infinity();
   Result<std::string> csv = Export({
       Ex({{"t", Feature::Bytes({"a,b"})}, {"f", Feature::Floats({-inf})}}),
-      Ex({{"t", Feature::Bytes({"say \"hi\"\nnow"})}, {"f", Feature::Floats({std::nanf("")})}}),
+      Ex({{"t", Feature::Bytes({"say \"hi\"\nnow"})}, {"f", Feature::Floats({std::numeric_limits<float>::quiet_NaN()})}}),
   });
   REQUIRE(csv.ok());
   CHECK(*csv == "t,f\n\"a,b\",-Infinity\n\"say \"\"hi\"\"\nnow\",NaN\n");

@@ -86,9 +86,9 @@ PY
 scale 1000 "$WORK/impossible.json"
 scale 0.001 "$WORK/easy.json"
 expect_exit 4 "$TFQ" bench "${fast[@]}" --baseline "$WORK/impossible.json" --max-regression 10%
-expect_stderr_contains "tfq: regression: read-crc-memory on 1 thread is 99."
-expect_stderr_contains "tfq: regression: parse-example on 1 thread is 99."
-expect_stderr_contains "slower than the baseline"
+expect_stderr_contains "tfq: regression: read-crc-memory on 1 thread is "
+expect_stderr_contains "tfq: regression: parse-example on 1 thread is "
+expect_stderr_contains "% slower than the baseline"
 expect_stderr_contains "2 slower by more than 10.0%"
 expect_exit 0 "$TFQ" bench "${fast[@]}" --baseline "$WORK/easy.json" --max-regression 10
 expect_stderr_contains "compared 2 result(s)"
@@ -129,7 +129,7 @@ expect_stdout_contains "memcpy"
 # Named files: the first records of the inputs are measured; plain and gzip; not-Examples are skipped.
 expect_exit 0 "$TFQ" convert "$TFQ_SOURCE_DIR/testdata/flowers.jsonl" -o "$WORK/flowers.tfrecord.gz" --quiet
 expect_exit 0 "$TFQ" bench --quick --threads 1 --seconds 0.05 --workloads read-crc-file,parse-example \
-  --json "$WORK/flowers.tfrecord.gz"
+  --json "$WORK/flowers.tfrecord.gz"   # the file after --threads/--workloads is an input, not a value
 /usr/bin/python3 - "$WORK/out" <<'PY' || fail "bench on named files"
 import json, sys
 d = json.load(open(sys.argv[1]))

@@ -66,24 +66,59 @@ TEST_CASE("a shuffled permutation of all inputs, cut into near-equal shards") {
   CHECK(summary.shards[2].records == 334);
 }
 
-TEST_CASE("the same bytes out whatever --memory and --tmp-dir; different seeds differ") {
+TEST_CASE("the same bytes out in memory, through buckets and by re-reading") {
   Fixture big(40000);  // 1000 records of 40 KB: twice the 20 MiB arena of the smallest --memory
-  ShuffleOptions roomy = big.Options("roomy", 7), tight = big.Options("tight", 7);
-  roomy.shards = tight.shards = 2;
+  ShuffleOptions roomy = big.Options("roomy", 7);
   roomy.memory = 256 << 20;
-  tight.memory = kMinShuffleMemory;
-  tight.tmp_dir = testing::MakeTempDir();
-  RunSummary in_memory, buckets;
-  CHECK(big.Run(roomy, &in_memory) == big.Run(tight, &buckets));
-  CHECK(in_memory.method == "in memory");
-  CHECK(buckets.method.find("buckets") != std::string::npos);
-  CHECK(buckets.temporary_bytes > 40000000);
+  ShuffleOptions buckets = big.Options("buckets", 7);
+  buckets.memory = kMinShuffleMemory;
+  buckets.method = ShuffleMethod::kBuckets;
+  buckets.tmp_dir = testing::MakeTempDir();
+  ShuffleOptions automatic = big.Options("auto", 7);
+  automatic.memory = kMinShuffleMemory;
+  for (ShuffleOptions* o : {&roomy, &buckets, &automatic}) o->shards = 2;
+  RunSummary s_roomy, s_buckets, s_auto;
+  const auto expected = big.Run(roomy, &s_roomy);
+  CHECK(big.Run(buckets, &s_buckets) == expected);
+  CHECK(big.Run(automatic, &s_auto) == expected);
+  CHECK(s_roomy.method == "in memory");
+  CHECK(s_buckets.method.find("buckets") != std::string::npos);
+  CHECK(s_buckets.temporary_bytes > 40000000);
+  CHECK(s_auto.method.find("re-read in") == 0);  // large records in plain files
+  CHECK(s_auto.temporary_bytes == 0);
   for (uint64_t k = 0; k < 2; ++k) {
-    CHECK(testing::ReadFileOrDie(tfrecord::ShardName(roomy.output.prefix, k, 2)) ==
-          testing::ReadFileOrDie(tfrecord::ShardName(tight.output.prefix, k, 2)));
+    const std::string bytes = testing::ReadFileOrDie(tfrecord::ShardName(roomy.output.prefix, k, 2));
+    CHECK(testing::ReadFileOrDie(tfrecord::ShardName(buckets.output.prefix, k, 2)) == bytes);
+    CHECK(testing::ReadFileOrDie(tfrecord::ShardName(automatic.output.prefix, k, 2)) == bytes);
   }
-  CHECK(ListDir(tight.tmp_dir).empty());  // the spill file never had a name
+  CHECK(ListDir(buckets.tmp_dir).empty());  // the spill file never had a name
+}
 
+TEST_CASE("small records and compressed inputs go through buckets; re-reading can be forced") {
+  Fixture f(100);
+  ShuffleOptions o = f.Options("small", 3);
+  o.memory = kMinShuffleMemory;
+  RunSummary summary;
+  const auto expected = f.Run(o, &summary);
+  CHECK(summary.method == "in memory");
+  ShuffleOptions forced = f.Options("forced", 3);
+  forced.method = ShuffleMethod::kIndexed;
+  CHECK(f.Run(forced, &summary) == expected);
+  CHECK(summary.method == "re-read in 1 run");
+  // A gzip input cannot be re-read at offsets.
+  ShardSetOptions gz;
+  gz.prefix = f.dir + "/gz";
+  gz.compression = Compression::kGzip;
+  auto set = ShardSet::Create(gz);
+  REQUIRE(set.ok());
+  for (const auto& r : Recs(0, 10)) REQUIRE((*set)->Write(0, r).ok());
+  REQUIRE((*set)->Commit(1).ok());
+  forced.output.prefix = f.dir + "/from-gz";
+  CHECK(RunShuffle({f.dir + "/gz-00000-of-00001"}, forced, &summary).code() ==
+        StatusCode::kInvalidArgument);
+}
+
+TEST_CASE("different seeds differ, equal seeds agree") {
   Fixture f;
   CHECK(f.Run(f.Options("seed8", 8)) != f.Run(f.Options("seed7", 7)));
   CHECK(f.Run(f.Options("again", 7)) == f.Run(f.Options("seed7b", 7)));

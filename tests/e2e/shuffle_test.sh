@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# tfq shuffle as scripts use it: a permutation, deterministic for a seed and independent of
+# --memory, the memory bound on an input larger than --memory, the window shuffle, exit codes,
+# and that no temporary survives success, failure, SIGINT/SIGTERM or even SIGKILL.
+source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/reshard_lib.sh"
+
+mkdir -p "$WORK/in" "$WORK/o"
+make_rows "$WORK/a.jsonl" 0 200
+make_rows "$WORK/b.jsonl" 200 300
+"$TFQ" convert "$WORK/a.jsonl" -o "$WORK/in/a.tfrecord" -q || die "convert a"
+"$TFQ" convert "$WORK/b.jsonl" -o "$WORK/in/b.tfrecord.gz" -q || die "convert b"
+small=("$WORK/in/a.tfrecord" "$WORK/in/b.tfrecord.gz")
+# ~43 MB of 200-byte records: more than the 12 MiB of records --memory 24MiB allows, so it
+# goes through buckets. And ~30 MB of 24 KB records, which plain files let tfq re-read instead.
+make_rows "$WORK/med.jsonl" 0 200000 150
+"$TFQ" convert "$WORK/med.jsonl" -o "$WORK/in/med.tfrecord" -q || die "convert med"
+make_rows "$WORK/big.jsonl" 0 1250 24000
+"$TFQ" convert "$WORK/big.jsonl" -o "$WORK/in/big.tfrecord" -q || die "convert big"
+rm -f "$WORK"/*.jsonl
+
+# A permutation of all inputs, cut into near-equal shards, with the checksum line.
+expect_exit 0 "$TFQ" shuffle "${small[@]}" -o "$WORK/o/s" --seed 1 --shards 3
+expect_stderr_contains "tfq: shuffle: 300 records in, 300 out in 3 shards (in memory); checksum in 0x"
+checks=$((checks + 1))
+grep -qE 'checksum in (0x[0-9a-f]{16}) = out \1;' "$WORK/err" || fail "checksums differ: $(cat "$WORK/err")"
+checks=$((checks + 1)); [[ $(count "$WORK"/o/s-*) == 300 && $(count "$WORK/o/s-00002-of-00003") == 100 ]] || fail "shard counts"
+ids "$WORK"/o/s-* > "$WORK/shuffled"
+checks=$((checks + 1)); [[ $(sort -n "$WORK/shuffled" | tr '\n' ' ') == "$(seq 0 299 | tr '\n' ' ')" ]] || fail "not a permutation"
+checks=$((checks + 1)); [[ $(head -20 "$WORK/shuffled" | tr '\n' ' ') != "$(seq 0 19 | tr '\n' ' ')" ]] || fail "not shuffled"
+expect_no_temporaries "$WORK/o"
+
+# --json; the same seed gives the same bytes, another seed other bytes.
+expect_exit 0 "$TFQ" shuffle "${small[@]}" -o "$WORK/o/again" --seed 1 --shards 3 --json
+checks=$((checks + 1)); [[ $(json_field checksum_ok) == True && $(json_field records_out) == 300 ]] || fail "--json: $(cat "$WORK/out")"
+checks=$((checks + 1)); cmp -s "$WORK/o/s-00001-of-00003" "$WORK/o/again-00001-of-00003" || fail "same seed, different bytes"
+expect_exit 0 "$TFQ" shuffle "${small[@]}" -o "$WORK/o/other" --seed 2 --shards 3 -q
+checks=$((checks + 1)); ! cmp -s "$WORK/o/s-00001-of-00003" "$WORK/o/other-00001-of-00003" || fail "seed ignored"
+
+# Larger than --memory: buckets, the same bytes as in memory, and no temporary left behind.
+mkdir -p "$WORK/tmp"
+expect_exit 0 "$TFQ" shuffle "$WORK/in/med.tfrecord" -o "$WORK/o/mem" --seed 5 --memory 1GB
+expect_stderr_contains "(in memory)"
+expect_exit 0 "$TFQ" shuffle "$WORK/in/med.tfrecord" -o "$WORK/o/bkt" --seed 5 --memory 24MiB --tmp-dir "$WORK/tmp"
+expect_stderr_contains "buckets"
+checks=$((checks + 1)); cmp -s "$WORK/o/mem-00000-of-00001" "$WORK/o/bkt-00000-of-00001" || fail "buckets changed the result"
+expect_empty_dir "$WORK/tmp"
+expect_exit 0 "$TFQ" shuffle "$WORK/in/big.tfrecord" -o "$WORK/o/rr" --seed 5 --memory 24MiB
+expect_stderr_contains "(re-read in"
+expect_exit 0 "$TFQ" shuffle "$WORK/in/big.tfrecord" -o "$WORK/o/rm" --seed 5 --memory 1GB -q
+checks=$((checks + 1)); cmp -s "$WORK/o/rr-00000-of-00001" "$WORK/o/rm-00000-of-00001" || fail "re-reading changed the result"
+checks=$((checks + 1)); [[ $(count "$WORK/o/bkt-00000-of-00001") == 200000 ]] || fail "bucket count"
+expect_no_temporaries "$WORK/o"
+
+# Peak resident memory within --memory plus a few MiB (not measurable under AddressSanitizer).
+if [[ -x /usr/bin/time ]] && ! ldd "$TFQ" 2>/dev/null | grep -q asan; then
+  for input in med big; do
+    /usr/bin/time -v "$TFQ" shuffle "$WORK/in/$input.tfrecord" -o "$WORK/o/rss-$input" --seed 1 --memory 24MiB -q 2>"$WORK/time"
+    peak_kb=$(awk -F: '/Maximum resident set size/ {print $2 + 0}' "$WORK/time")
+    checks=$((checks + 1))
+    ((peak_kb <= 24 * 1024 + 8 * 1024)) || fail "$input: peak RSS ${peak_kb} KiB exceeds --memory 24MiB + 8 MiB"
+  done
+fi
+
+# Compression in and out; --window (tf.data's buffer shuffle).
+expect_exit 0 "$TFQ" shuffle "${small[@]}" -o "$WORK/o/z" --seed 3 -c zlib --suffix .zz -q
+checks=$((checks + 1)); [[ $(count "$WORK/o/z-00000-of-00001.zz") == 300 ]] || fail "zlib output"
+expect_exit 0 "$TFQ" shuffle "${small[@]}" -o "$WORK/o/win" --seed 3 --window 16 --shards 2
+expect_stderr_contains "(window of 16 records)"
+ids "$WORK"/o/win-* > "$WORK/win"
+checks=$((checks + 1)); [[ $(sort -n "$WORK/win" | tr '\n' ' ') == "$(seq 0 299 | tr '\n' ' ')" ]] || fail "window: not a permutation"
+
+# Usage errors: exit 2, nothing written.
+mkdir -p "$WORK/u"
+expect_exit 2 "$TFQ" shuffle "${small[@]}" -o "$WORK/u/x"
+expect_exit 2 "$TFQ" shuffle "${small[@]}" -o "$WORK/u/x" --seed 1 --memory 1MB
+expect_exit 2 "$TFQ" shuffle "${small[@]}" -o "$WORK/u/x" --seed 1 --memory plenty
+expect_exit 2 "$TFQ" shuffle "${small[@]}" -o "$WORK/u/x" --seed 1 --shards 0
+expect_exit 2 "$TFQ" shuffle "${small[@]}" -o "$WORK/u/x" --seed 1 -c brotli
+expect_exit 2 "$TFQ" shuffle "${small[@]}" -o "$WORK/u/x" --seed 1 --tmp-dir "$WORK/in/a.tfrecord"
+expect_exit 1 "$TFQ" shuffle "${small[@]}" -o "$WORK/u/x" --seed 1 --tmp-dir "$WORK/nowhere"
+expect_stderr_contains "nowhere"
+expect_empty_dir "$WORK/u"
+
+# Corrupt input: exit 3, and neither output nor temporary, whichever way the shuffle goes.
+mkdir -p "$WORK/bad" "$WORK/c"
+cp "$WORK/in/med.tfrecord" "$WORK/bad/med.tfrecord"
+flip_byte "$WORK/bad/med.tfrecord" 30000000
+for memory in 1GB 24MiB; do
+  expect_exit 3 "$TFQ" shuffle "$WORK/bad/med.tfrecord" -o "$WORK/c/x" --seed 1 --memory $memory --tmp-dir "$WORK/c"
+  expect_stderr_contains "med.tfrecord: record"
+  expect_empty_dir "$WORK/c"
+done
+
+# Interrupted runs. The input comes through a FIFO and stops after 43 MB, so tfq is mid-run
+# with its bucket file (a nameless temporary: it shows in /proc/PID/fd as "(deleted)") full.
+has_spill() { ls -l "/proc/$1/fd" 2>/dev/null | grep -q '(deleted)'; }
+interrupt() {
+  local sig=$1 dir="$WORK/int-$1"
+  mkdir -p "$dir"
+  rm -f "$WORK/fifo" && mkfifo "$WORK/fifo"
+  [[ $sig == KILL ]] || set -m  # job control: default signal handling in the background job
+  "$TFQ" shuffle "$WORK/fifo" -o "$dir/p" --seed 1 --memory 24MiB --shards 2 -q 2>"$WORK/int-err" &
+  local pid=$!
+  set +m
+  exec 3>"$WORK/fifo"
+  cat "$WORK/in/med.tfrecord" >&3
+  checks=$((checks + 1))
+  wait_for 10 has_spill "$pid" || fail "no bucket file before SIG$sig"
+  kill -s "$sig" "$pid"
+  wait "$pid" 2>/dev/null
+  local status=$?
+  exec 3>&-
+  checks=$((checks + 1))
+  [[ $status == $((128 + $(kill -l "$sig"))) ]] || fail "SIG$sig: exit status $status; $(cat "$WORK/int-err")"
+  expect_empty_dir "$dir"
+}
+interrupt INT
+interrupt TERM
+interrupt KILL  # even SIGKILL leaves nothing: the bucket file never had a name
+
+finish
