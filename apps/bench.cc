@@ -137,11 +137,15 @@ int RunBenchCommand(const BenchFlags& flags) {
 
   nlohmann::json json = bench::ReportToJson(*report);
   std::optional<bench::ComparisonReport> comparison;
+  Status compared;  // an unusable baseline still lets the report be printed and saved first
   if (baseline) {
     Result<bench::ComparisonReport> c = bench::CompareReports(*baseline, *report, max_regression, flags.baseline);
-    if (!c.ok()) return ReportError(c.status());
-    comparison = std::move(c).value();
-    json["comparison"] = bench::ComparisonToJson(*comparison);
+    if (c.ok()) {
+      comparison = std::move(c).value();
+      json["comparison"] = bench::ComparisonToJson(*comparison);
+    } else {
+      compared = c.status();
+    }
   }
   if (!flags.save.empty()) {
     s = SaveJson(flags.save, json);
@@ -150,9 +154,11 @@ int RunBenchCommand(const BenchFlags& flags) {
   StdoutBuffer out;
   out.buffer() = flags.json ? json.dump(2) + "\n" : bench::FormatReport(*report);
   s = out.Finish();
-  if (!s.ok()) return ReportError(s);
+  // A closed stdout (`tfq bench | head`) must not hide the gate's verdict.
+  if (!s.ok() && s.code() != StatusCode::kBrokenPipe) return ReportError(s);
 
   for (const std::string& w : warnings) PrintWarning(w);
+  if (!compared.ok()) return ReportError(compared);
   if (!comparison) return kExitOk;
   std::fputs(bench::FormatComparison(*comparison).c_str(), stderr);
   return comparison->regressed() ? kExitRegression : kExitOk;

@@ -204,6 +204,10 @@ Status CsvToTfRecord(const ConvertFlags& flags, const std::vector<std::string>& 
   }
   Result<CsvToRecordsOptions> options = MakeOptions(flags, inputs.front());
   if (!options.ok()) return options.status();
+  if (options->infer_rows == CsvToRecordsOptions::kInferAll &&
+      std::find(inputs.begin(), inputs.end(), "-") != inputs.end()) {
+    return Status::InvalidArgument("--infer-rows all reads the input twice, which standard input cannot be");
+  }
   RecordOutputs outputs;
   TFQ_RETURN_IF_ERROR(outputs.Open(flags));
   ProgressBar bar(!flags.quiet && !flags.json && isatty(STDERR_FILENO), inputs);

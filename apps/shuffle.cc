@@ -19,6 +19,7 @@ struct ShuffleCommandOptions {
   std::string memory = "512MB";
   std::string tmp_dir;
   uint64_t window = 0;
+  std::string method = "auto";
   std::string suffix;
   std::string compression = "auto";
   bool json = false;
@@ -31,6 +32,13 @@ int RunShuffleCommand(const ShuffleCommandOptions& opts) {
   options.shards = opts.shards;
   options.tmp_dir = opts.tmp_dir;
   options.window = opts.window;
+  if (opts.method == "buckets") {
+    options.method = reshard::ShuffleMethod::kBuckets;
+  } else if (opts.method == "reread") {
+    options.method = reshard::ShuffleMethod::kIndexed;
+  } else if (opts.method != "auto") {
+    return ReportError(Status::InvalidArgument("--method must be auto, buckets or reread"));
+  }
   options.output.prefix = opts.output;
   options.output.suffix = opts.suffix;
   Result<uint64_t> memory = ParseByteSize(opts.memory);
@@ -74,6 +82,8 @@ void SetupShuffleCommand(CLI::App& app, int* exit_code) {
                   "instead: tf.data's streaming shuffle(buffer_size=N), N records in memory (not "
                   "bounded by --memory), shards dealt round-robin");
   cmd->add_option("--suffix", opts->suffix, "appended to shard names, e.g. .tfrecord or .tfrecord.gz");
+  // For benchmarks and tests only (the output is the same): force how the key order is found.
+  cmd->add_option("--method", opts->method, "auto|buckets|reread")->group("");
   cmd->add_flag("--json", opts->json, "print the summary as JSON on stdout");
   cmd->add_flag("-q,--quiet", opts->quiet, "no summary line");
   cmd->footer(

@@ -66,7 +66,9 @@ int main(int argc, char** argv) {
     }
   }
   static const char* kNames[] = {"cat", "dog", "fish", "horse", "owl"};
-  mkdir(dir.c_str(), 0755);
+  for (size_t at = 1; at <= dir.size(); ++at) {  // mkdir -p
+    if (at == dir.size() || dir[at] == '/') mkdir(dir.substr(0, at).c_str(), 0755);
+  }
   tfq::image::JpegEncoder jpeg;
   Image img;
   std::string bytes;
@@ -86,7 +88,10 @@ int main(int argc, char** argv) {
       }
       char name[64];
       std::snprintf(name, sizeof name, "img%03d.%s", i, png && i % 8 != 7 ? "png" : "jpg");
-      if (!WriteFile(class_dir + "/" + name, bytes)) return 1;
+      if (!WriteFile(class_dir + "/" + name, bytes)) {
+        std::fprintf(stderr, "make_image_folder: cannot write %s/%s\n", class_dir.c_str(), name);
+        return 1;
+      }
       if (bad && c == 0 && i == 0) {
         WriteFile(class_dir + "/bad_truncated.jpg", bytes.substr(0, bytes.size() / 2));
         WriteFile(class_dir + "/bad_empty.jpg", "");

@@ -29,7 +29,7 @@ cd "$(dirname "$0")/.."
 # This table is the one place to adjust when a section script lands or changes its arguments.
 sections=(
   "inspect|scripts/bench-inspect.sh|1024 64 7|8 16 2"
-  "images|scripts/bench-images.sh|{BUILD}|-"
+  "images|scripts/bench-images.sh|--build {BUILD}|-"
   "csv|scripts/bench-csv.sh|{BUILD}|-"
   "reshard|scripts/bench-reshard.sh|{BUILD}|-"
   "throughput|builtin:tfq-bench|--seconds 2|--quick --threads 1 --seconds 0.05 --data-size 1MiB"

@@ -2,6 +2,7 @@
 #include "imageset/image_set.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -145,6 +146,19 @@ Status WriteLabelsOut(const std::string& path, const std::vector<std::string>& n
   return (*out)->Close();
 }
 
+// Creates the directory of the shard prefix and its parents ("out/train" -> out/), as mkdir -p.
+Status MakeParentDirs(const std::string& prefix) {
+  const size_t slash = prefix.rfind('/');
+  if (slash == std::string::npos || slash == 0) return Status::OK();
+  const std::string dir = prefix.substr(0, slash);
+  for (size_t at = 1; at <= dir.size(); ++at) {
+    if (at != dir.size() && dir[at] != '/') continue;
+    const std::string part = dir.substr(0, at);
+    if (mkdir(part.c_str(), 0777) != 0 && errno != EEXIST) return Status::FromErrno(part, errno);
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
 Result<ImageSetResult> ConvertImageSet(const ImageSetOptions& o, ImageSetObserver* observer) {
@@ -160,7 +174,7 @@ Result<ImageSetResult> ConvertImageSet(const ImageSetOptions& o, ImageSetObserve
   Dataset& ds = loaded.value();
   FeatureKeys keys;
   TFQ_RETURN_IF_ERROR(ResolveFeatureKeys(o.keys_preset, o.key_renames, &ds.extra_columns, &keys));
-  if (!o.labels_out.empty()) TFQ_RETURN_IF_ERROR(WriteLabelsOut(o.labels_out, ds.class_names));
+  if (!o.labels_out.empty() && ds.class_names.empty()) TFQ_RETURN_IF_ERROR(WriteLabelsOut(o.labels_out, {}));
 
   const uint64_t n = ds.entries.size();
   std::vector<LoopItem> order(n);
@@ -177,6 +191,7 @@ Result<ImageSetResult> ConvertImageSet(const ImageSetOptions& o, ImageSetObserve
   auto plan = ShardPlan::Create(n, shards.value(), o.task_index, o.num_tasks);
   if (!plan.ok()) return plan.status();
 
+  TFQ_RETURN_IF_ERROR(MakeParentDirs(o.prefix));
   tfrecord::ShardedWriterOptions wopts;
   wopts.prefix = o.prefix;
   wopts.num_shards = plan->num_shards();
@@ -243,6 +258,7 @@ Result<ImageSetResult> ConvertImageSet(const ImageSetOptions& o, ImageSetObserve
     result.shard_paths.push_back(info.path);
     manifest.shards.push_back(std::move(e));
   }
+  if (!o.labels_out.empty()) TFQ_RETURN_IF_ERROR(WriteLabelsOut(o.labels_out, ds.class_names));
   result.manifest_path = ManifestPath(o.prefix, o.task_index, o.num_tasks);
   TFQ_RETURN_IF_ERROR(WriteManifest(manifest, result.manifest_path));
   return result;

@@ -59,7 +59,7 @@ nlohmann::ordered_json ManifestToJson(const RunManifest& m) {
   return j;
 }
 
-Result<RunManifest> ManifestFromJson(const nlohmann::json& j, const std::string& source) {
+Result<RunManifest> ManifestFromJson(const nlohmann::ordered_json& j, const std::string& source) {
   RunManifest m;
   try {
     if (j.at("format").get<std::string>() != kManifestFormat) {
@@ -77,7 +77,7 @@ Result<RunManifest> ManifestFromJson(const nlohmann::json& j, const std::string&
       if (i == 0) m.label_offset = labels[i].at("label").get<int64_t>();
       m.class_names.push_back(labels[i].at("text").get<std::string>());
     }
-    m.options = nlohmann::ordered_json::parse(j.at("options").dump());
+    m.options = j.at("options");
     for (const auto& s : j.at("shards")) {
       m.shards.push_back({s.at("index").get<uint64_t>(), s.at("file").get<std::string>(),
                           s.at("records").get<uint64_t>(), s.at("bytes").get<uint64_t>(),
@@ -87,7 +87,7 @@ Result<RunManifest> ManifestFromJson(const nlohmann::json& j, const std::string&
       m.failures.push_back({f.at("position").get<uint64_t>(), f.at("path").get<std::string>(),
                             f.at("reason").get<std::string>()});
     }
-  } catch (const nlohmann::json::exception& e) {
+  } catch (const nlohmann::ordered_json::exception& e) {
     return Status::InvalidData(source + ": " + e.what());
   }
   return m;
@@ -103,7 +103,7 @@ Status WriteManifest(const RunManifest& m, const std::string& path) {
 Result<RunManifest> ReadManifestFile(const std::string& path) {
   std::string text;
   TFQ_RETURN_IF_ERROR(ReadWholeFile(path, &text));
-  nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  nlohmann::ordered_json j = nlohmann::ordered_json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) return Status::InvalidData(path + ": not valid JSON");
   return ManifestFromJson(j, path);
 }

@@ -52,7 +52,7 @@ std::string ManifestPath(const std::string& prefix, uint64_t task_index, uint64_
 
 nlohmann::ordered_json ManifestToJson(const RunManifest& m);
 // kInvalidData naming `source` when a key is missing or mistyped.
-Result<RunManifest> ManifestFromJson(const nlohmann::json& j, const std::string& source);
+Result<RunManifest> ManifestFromJson(const nlohmann::ordered_json& j, const std::string& source);
 
 // Writes the manifest atomically (temporary name, renamed when complete).
 Status WriteManifest(const RunManifest& m, const std::string& path);

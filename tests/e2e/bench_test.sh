@@ -105,6 +105,7 @@ PY
 # Gate errors: nothing in common is a usage error, a bad file is bad data, a missing one exit 1.
 expect_exit 2 "$TFQ" bench --quick --threads 1 --workloads read-gzip --data-size 64KiB --baseline "$WORK/easy.json"
 expect_stderr_contains "nothing to compare"
+expect_stdout_contains "read-gzip"   # the report is still printed
 echo '{"schema_version": 99, "calibration": "memcpy", "results": []}' > "$WORK/future.json"
 expect_exit 3 "$TFQ" bench "${fast[@]}" --baseline "$WORK/future.json"
 expect_stderr_contains "schema_version 99 is not supported"

@@ -98,6 +98,11 @@ ERR='"zz"' err2 --exclude zz
 ERR='--label-column zz' err2 --label-column zz
 ERR='both write to stdout' err2 --print-schema --json
 ERR='zz' err2 --column a:zz
+expect_exit 2 "$TFQ" convert - --from csv -o "$W/e.tfrecord" --infer-rows all < "$W/ok.csv"
+expect_stderr_contains 'standard input cannot be'
+# Standard input otherwise works.
+run sh -c "\"$TFQ\" convert - --from csv -o \"$W/stdin.tfrecord\" --quiet < \"$W/ok.csv\""
+checks=$((checks + 1)); [[ $code == 0 && -s "$W/stdin.tfrecord" ]] || fail "CSV from standard input: $code $(cat "$W/err")"
 printf '{"columns":[{"name":"a","kind":"int64","default":"x"}]}' > "$W/bad.json"
 ERR='bad.json: column "a": the default "x" is not an int64' err2 --schema "$W/bad.json"
 printf '{"columns":[{"name":"q","kind":"int64"}]}' > "$W/q.json"

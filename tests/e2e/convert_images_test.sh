@@ -1,0 +1,175 @@
+#!/usr/bin/env bash
+# tfq convert DIR -o PREFIX: a folder of images into sharded TFRecord files, checked from outside:
+# tfq inspect --verify, the protobuf oracle, PIL decoding of image/encoded, failure accounting,
+# exit codes, determinism across threads and tasks, and interrupts.
+source "$(dirname "$0")/lib.sh"
+gen="$(dirname "$TFQ")/examples/make_image_folder"
+[[ -x "$gen" ]] || { echo "SKIP: $gen not built"; exit 77; }
+PY=/usr/bin/python3
+ORACLE="$SHARED/oracle/tfrecord_oracle.py"
+
+# check_set PREFIX WANT_W WANT_H: every record decodes with PIL to WANT_WxWANT_H (0 = any), its
+# label matches its class text through the manifest's label map, and the oracle parses it.
+check_set() {
+  checks=$((checks + 1))
+  $PY - "$1" "$2" "$3" "$ORACLE" <<'PY' || fail "records of $1 do not check out"
+import base64, glob, io, json, os, subprocess, sys
+from PIL import Image
+prefix, want_w, want_h, oracle = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+m = json.load(open(prefix + ".manifest.json"))
+assert m["records"] + m["failed"] == m["files_found"], m
+label_of = {l["text"]: l["label"] for l in m["labels"]}
+d = os.path.dirname(prefix)
+n = 0
+for s in m["shards"]:
+    path = os.path.join(d, s["file"])
+    out = subprocess.run([sys.executable, oracle, path], capture_output=True, text=True, check=True).stdout
+    lines = out.splitlines()
+    assert len(lines) == s["records"], (path, len(lines), s["records"])
+    for line in lines:
+        f = json.loads(line)["features"]
+        b = lambda k: base64.b64decode(f[k]["values"][0])
+        i = lambda k: f[k]["values"][0]
+        img = Image.open(io.BytesIO(b("image/encoded")))
+        img.load()
+        assert img.size == (i("image/width"), i("image/height")), (img.size, line[:200])
+        if want_w:
+            assert img.size == (want_w, want_h), img.size
+        assert b("image/format").decode() == img.format, img.format
+        assert label_of[b("image/class/text").decode()] == i("image/class/label")
+        assert len(b("image/key/sha256")) == 64
+        n += 1
+assert n == m["records"], (n, m["records"])
+PY
+}
+
+# --- A generated folder: 3 classes x 12 images, plus 3 bad files --------------------------------
+"$gen" "$WORK/imgs" --bad || die "make_image_folder failed"
+found=$(find "$WORK/imgs" -type f | wc -l)
+
+expect_exit 5 "$TFQ" convert "$WORK/imgs" -o "$WORK/a/train" --size 32x32 --shards 3 --suffix .tfrecord
+expect_stderr_contains "skipped $WORK/imgs/cat/bad_empty.jpg: empty file"
+expect_stderr_contains "skipped $WORK/imgs/cat/bad_truncated.jpg: truncated JPEG"
+expect_stderr_contains "skipped $WORK/imgs/cat/bad_text.jpg: not an image"
+expect_stderr_contains "3 inputs failed"
+expect_exit 0 "$TFQ" inspect --verify "$WORK"/a/train-*-of-00003.tfrecord
+expect_stdout_contains "OK: $((found - 3)) records in 3 files"
+checks=$((checks + 1))
+$PY - "$WORK/a/train.manifest.json" "$found" <<'PY' || fail "manifest content"
+import hashlib, json, os, sys
+m = json.load(open(sys.argv[1]))
+assert m["files_found"] == int(sys.argv[2]) and m["failed"] == 3, m
+assert [l["text"] for l in m["labels"]] == ["cat", "dog", "fish"]
+assert [l["label"] for l in m["labels"]] == [0, 1, 2]
+assert sorted(os.path.basename(f["path"]) for f in m["failures"]) == ["bad_empty.jpg", "bad_text.jpg", "bad_truncated.jpg"]
+for s in m["shards"]:
+    p = os.path.join(os.path.dirname(sys.argv[1]), s["file"])
+    assert hashlib.sha256(open(p, "rb").read()).hexdigest() == s["sha256"], s
+    assert os.path.getsize(p) == s["bytes"]
+PY
+[[ -f "$ORACLE" ]] && check_set "$WORK/a/train" 32 32
+
+# Options: --label-offset, --labels-out, --keys tfds, --json, --quiet, --format png, --no-shuffle.
+expect_exit 5 "$TFQ" convert "$WORK/imgs" -o "$WORK/b/train" --shorter-side 20 --label-offset 1 \
+  --labels-out "$WORK/b/labels.txt" --keys tfds --format png --json --shards 2
+expect_stdout_contains '"images":36'
+expect_stdout_contains '"failures":3'
+checks=$((checks + 1)); [[ "$(cat "$WORK/b/labels.txt")" == $'cat\ndog\nfish' ]] || fail "--labels-out: $(cat "$WORK/b/labels.txt")"
+expect_exit 0 "$TFQ" inspect "$WORK/b/train-00000-of-00002"
+expect_stdout_contains "label"
+checks=$((checks + 1))
+$PY - "$ORACLE" "$WORK/b/train-00001-of-00002" <<'PY' || fail "--keys tfds / --label-offset / png"
+import base64, io, json, subprocess, sys
+from PIL import Image
+out = subprocess.run([sys.executable, sys.argv[1], sys.argv[2]], capture_output=True, text=True, check=True).stdout
+for line in out.splitlines():
+    f = json.loads(line)["features"]
+    assert "image" in f and "label" in f and "image/encoded" not in f, sorted(f)
+    assert 1 <= f["label"]["values"][0] <= 3
+    img = Image.open(io.BytesIO(base64.b64decode(f["image"]["values"][0])))
+    assert img.format == "PNG" and min(img.size) == 20, (img.format, img.size)
+PY
+
+# --strict: exit 3 at the first bad file, and no shard left behind.
+expect_exit 3 "$TFQ" convert "$WORK/imgs" -o "$WORK/s/train" --size 32x32 --shards 3 --strict --quiet
+checks=$((checks + 1)); [[ -z "$(ls -A "$WORK/s" 2>/dev/null)" ]] || fail "--strict left files: $(ls -A "$WORK/s")"
+expect_exit 3 "$TFQ" convert "$WORK/imgs" -o "$WORK/s/train" --size 32x32 --max-failures 2 --quiet
+expect_stderr_contains "more than 2 inputs failed"
+# Usage errors.
+expect_exit 2 "$TFQ" convert "$WORK/imgs" -o "$WORK/u/train" --size 32x32 --shorter-side 10
+expect_exit 2 "$TFQ" convert "$WORK/imgs" -o "$WORK/u/train" --task-index 3 --num-tasks 3
+expect_exit 0 "$TFQ" convert --help
+expect_stdout_contains "--task-index 2 --num-tasks 8"
+
+# A CSV manifest with an extra column; paths relative to the input directory.
+{ echo "path,label,weight"; echo "dog/img001.jpg,dog,0.5"; echo "fish/img002.jpg,fish,2"; } > "$WORK/m.csv"
+expect_exit 0 "$TFQ" convert "$WORK/imgs" --manifest "$WORK/m.csv" -o "$WORK/m/train" --quiet
+expect_exit 0 "$TFQ" inspect --json "$WORK/m/train-00000-of-00001"
+expect_stdout_contains '"weight"'
+
+# Determinism: --threads 1 and 2 write the same bytes; 3 tasks + merge == one run.
+expect_exit 5 "$TFQ" convert "$WORK/imgs" -o "$WORK/t1/train" --size 48x40 --shards 5 --threads 1 --quiet
+expect_exit 5 "$TFQ" convert "$WORK/imgs" -o "$WORK/t2/train" --size 48x40 --shards 5 --threads 2 --quiet
+for i in 0 1 2; do
+  run "$TFQ" convert "$WORK/imgs" -o "$WORK/tk/train" --size 48x40 --shards 5 --task-index $i --num-tasks 3 --quiet
+done
+expect_exit 5 "$TFQ" convert "$WORK/imgs" -o "$WORK/tk/train" --shards 5 --num-tasks 3 --merge-manifests --quiet
+for f in "$WORK"/t1/*; do
+  checks=$((checks + 1))
+  cmp -s "$f" "$WORK/t2/$(basename "$f")" || fail "threads 1 vs 2 differ: $(basename "$f")"
+  cmp -s "$f" "$WORK/tk/$(basename "$f")" || fail "3 tasks vs one run differ: $(basename "$f")"
+done
+checks=$((checks + 1)); [[ $(ls "$WORK"/t1/train-*-of-00005 | wc -l) == 5 ]] || fail "expected 5 shards"
+
+# SIGINT / SIGTERM mid-run: no final-named shard, no temporaries. Upscaling keeps tfq busy.
+"$gen" "$WORK/slow" --classes 2 --per-class 150 >/dev/null
+for sig in INT TERM; do
+  mkdir -p "$WORK/sig$sig"
+  # A script's background jobs start with SIGINT ignored; restore the default as a terminal would.
+  $PY -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])' \
+    "$TFQ" convert "$WORK/slow" -o "$WORK/sig$sig/train" --size 2000x2000 --shards 4 --threads 1 --quiet &
+  pid=$!
+  sleep 0.7
+  kill -$sig $pid
+  wait $pid
+  rc=$?
+  checks=$((checks + 1))
+  if [[ $rc -lt 128 ]]; then
+    echo "note: the run ended (exit $rc) before SIG$sig; interrupt check not exercised"
+  else
+    left=$(ls -A "$WORK/sig$sig")
+    [[ -z "$left" ]] || fail "SIG$sig left files: $left"
+  fi
+done
+
+# --- The shared image sets: 60 ImageNet photos, 3 camera photos, every odd file ---------------
+if [[ -d "$SHARED/images/imagenet" ]]; then
+  src="$WORK/shared"
+  mkdir -p "$src/imagenet" "$src/large" "$src/odd"
+  ls "$SHARED/images/imagenet" | head -60 | while read -r f; do ln -s "$SHARED/images/imagenet/$f" "$src/imagenet/$f"; done
+  ls "$SHARED/images/large" | head -3 | while read -r f; do ln -s "$SHARED/images/large/$f" "$src/large/$f"; done
+  for f in "$SHARED"/images/odd/*; do ln -s "$f" "$src/odd/"; done
+  total=$(find "$src" -type l | wc -l)
+  expect_exit 5 "$TFQ" convert "$src" -o "$WORK/sh/train" --size 224x224 --quality 90 --shards 4
+  for bad in empty_zero_bytes.jpg jpeg12bit_monkey12.jpg truncated_n01440764_tench_first60000bytes.JPEG corrupt_header.jpg; do
+    expect_stderr_contains "odd/$bad"
+  done
+  expect_exit 0 "$TFQ" inspect --verify "$WORK"/sh/train-*-of-00004
+  checks=$((checks + 1))
+  $PY - "$WORK/sh/train.manifest.json" "$total" <<'PY' || fail "shared: accounting"
+import json, sys
+m = json.load(open(sys.argv[1]))
+assert m["files_found"] == int(sys.argv[2]), (m["files_found"], sys.argv[2])
+assert m["records"] + m["failed"] == m["files_found"]
+failed = {f["path"].rsplit("/", 1)[1] for f in m["failures"]}
+for ok in ["cmyk_pil_sample_cmyk.jpg", "png_disguised_as_jpeg_hopper.JPEG", "arithmetic_testimgari.jpg",
+           "progressive_n01440764_tench.JPEG", "gray_hopper_gray.jpg", "giant_20000x14000_gray.jpg"]:
+    assert ok not in failed, ok
+assert [l["text"] for l in m["labels"]] == ["imagenet", "large", "odd"]
+PY
+  [[ -f "$ORACLE" ]] && check_set "$WORK/sh/train" 224 224
+else
+  echo "SKIP (part): $SHARED/images is absent; the shared image sets were not converted"
+fi
+
+finish
