@@ -1,4 +1,5 @@
 // `tfq inspect` without a mode (summary and schema) and `--stats`.
+#include <algorithm>
 #include <cstdio>
 #include <map>
 
@@ -86,6 +87,10 @@ int RunInspectSummary(const InspectOptions& opts, const std::vector<std::string>
   };
   uint64_t problems_reported = 0;
   auto problem = [&](const Status& s) {
+    if (s.code() != StatusCode::kCorruption && s.code() != StatusCode::kInvalidData) {
+      ReportError(s);  // the file could not be read at all
+      return;
+    }
     // A file of non-Example payloads would print one line per record: show a few, then count.
     if (++problems_reported <= 10) PrintWarning(s.message());
   };
@@ -100,6 +105,12 @@ int RunInspectSummary(const InspectOptions& opts, const std::vector<std::string>
     PrintWarning(std::to_string(problems_reported) + " problems in all (first 10 shown)" +
                  (parsed == 0 && !opts.raw ? "; if the payloads are not tf.train.Example, use --raw"
                                            : ""));
+  }
+  // Nothing was read at all (every input missing or unreadable): the errors say it all.
+  if (std::all_of(reports.begin(), reports.end(), [](const auto& r) {
+        return !r.status.ok() && r.records == 0;
+      })) {
+    return exit_code;
   }
   const nlohmann::json totals = inspect::TotalsJson(reports);
   if (opts.stats) {

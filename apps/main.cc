@@ -14,7 +14,8 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("tfq ") + TFQ_VERSION);
   app.require_subcommand(1);
   app.footer(
-      "Exit codes: 0 success, 1 failure (I/O, limits), 2 usage error, 3 corrupt or invalid data.\n"
+      "Exit codes: 0 success, 1 failure (I/O, limits), 2 usage error, 3 corrupt or invalid data,\n"
+      "4 bench regression, 5 some images failed (see README.md).\n"
       "Run 'tfq COMMAND --help' for a command's options.");
   int exit_code = tfq::app::kExitOk;
   tfq::app::SetupShardCommand(app, &exit_code);

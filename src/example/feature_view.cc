@@ -26,8 +26,10 @@ Status ListCorruption(FeatureKind kind, std::string_view list) {
 }
 
 Status KindMismatch(FeatureKind have, FeatureKind wanted) {
-  return Status::InvalidArgument("feature holds a " + std::string(FeatureKindName(have)) +
-                                 " list, not a " + std::string(FeatureKindName(wanted)) + " list");
+  const auto article = [](FeatureKind k) { return k == FeatureKind::kInt64 ? "an " : "a "; };
+  return Status::InvalidArgument("feature holds " + std::string(article(have)) +
+                                 std::string(FeatureKindName(have)) + " list, not " + article(wanted) +
+                                 std::string(FeatureKindName(wanted)) + " list");
 }
 
 }  // namespace internal

@@ -7,9 +7,10 @@
 // may spend more digits), exact whenever that decimal is also the closest one of its length:
 // always for <= 6 digits (only one 6-digit decimal fits in a float's rounding interval), and
 // for any length unless the interval is lopsided (a power of two, whose gap below is half the
-// gap above). Subnormals and powers of two with 7+ digits take the slow path, trying p digits
-// as Python does (p from 6 for subnormals, where 1.4013e-45 round-trips, not the shortest
-// 1e-45). Both paths were compared with the Python rule for all 2^32 bit patterns.
+// gap above), and unless Python's read-back through a double rounds differently from an exact
+// one (two magnitudes). Those, and subnormals, take the slow path, trying p digits as Python
+// does (p from 6 for subnormals, where 1.4013e-45 round-trips, not the shortest 1e-45). The
+// result was compared with the Python rule for all 2^32 bit patterns.
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -100,8 +101,13 @@ void AppendShortestFloat(float value, std::string* out) {
   std::memcpy(&bits, &value, sizeof bits);
   const bool normal = std::fabs(value) >= std::numeric_limits<float>::min() || value == 0;
   const bool power_of_two = (bits & 0x7fffff) == 0;
-  if (!normal || (d.count > 6 && power_of_two)) {
-    for (int p = normal ? d.count : 6; p <= 9; ++p) {
+  // Python reads a decimal back through a double. For these two magnitudes alone (found by the
+  // exhaustive comparison) a 7-digit decimal rounds to exactly the double midway between them,
+  // which then rounds to the even one: Python's choice differs from the exact interval's.
+  const uint32_t magnitude = bits & 0x7fffffff;
+  const bool double_rounding = magnitude == 0x15ae43fd || magnitude == 0x15ae43fe;
+  if (!normal || (d.count > 6 && power_of_two) || double_rounding) {
+    for (int p = normal && !double_rounding ? d.count : 6; p <= 9; ++p) {
       auto r = std::to_chars(buf, buf + sizeof buf, static_cast<double>(value),
                              std::chars_format::scientific, p - 1);
       double back = 0;

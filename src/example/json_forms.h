@@ -61,14 +61,16 @@ Status SequenceExampleFromJson(const nlohmann::json& value, SequenceExample* out
 Status ExampleFromJson(const nlohmann::ordered_json& value, Example* out);
 Status SequenceExampleFromJson(const nlohmann::ordered_json& value, SequenceExample* out);
 
-// Shortest decimal text that parses back to the same float32 ("0.1", "1e+20", "1", "NaN",
+// Shortest decimal text that reads back as the same float32 ("0.1", "1e+20", "1", "NaN",
 // "Infinity", "-Infinity"), chosen and laid out exactly as Python's protobuf json_format prints
 // floats (type_checkers.ToShortestFloat, then repr, minus repr's ".0"): the value correctly
-// rounded to the fewest significant digits p >= 6 that reads back as the same float32,
-// trailing zeros dropped. That is std::to_chars's shortest value except for subnormals
-// (1.4013e-45, not 1e-45) and rare large integers (33871890, not 33871888). Fixed notation for
-// decimal exponents -4..15, scientific otherwise. Appends to *out. Exposed for the CSV exporter
-// and tests.
+// rounded to p significant digits for the smallest p >= 6 that reads back — through a double,
+// as Python and JSON parsers read numbers — as the same float32, trailing zeros dropped. That
+// is std::to_chars's shortest value except for subnormals (1.4013e-45, not 1e-45), rare large
+// integers (33871890, not 33871888), and two magnitudes where reading through a double rounds
+// differently from reading straight to float (7.038531e-26 is 0x15ae43fe through a double but
+// 0x15ae43fd by strtof). Fixed notation for decimal exponents -4..15, scientific otherwise.
+// Appends to *out. Exposed for the CSV exporter and tests.
 void AppendShortestFloat(float value, std::string* out);
 
 }  // namespace tfq

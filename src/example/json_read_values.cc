@@ -1,8 +1,10 @@
 // Scalar conversions shared by the two JSON readers (json_read_internal.h).
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <string_view>
 
 #include "example/base64.h"
 #include "example/json_read_internal.h"
@@ -47,8 +49,28 @@ bool NonFiniteName(const std::string& s, float* out) {
 }
 
 // A decimal number in a string, as protobuf's JSON parser takes for float fields ("1.5",
-// "-2e3"); not "nan"/"inf" spellings, which from_chars would accept.
+// "-2e3"); not "nan"/"inf" spellings, which from_chars would accept. Read through a double, as
+// Python's protobuf and JSON numbers are, so that AppendShortestFloat's text reads back exactly.
 enum class Decimal { kNotANumber, kOk, kOutOfRange };
+
+// Roughly log10 of a well-formed unsigned decimal: enough to tell a number too large for a
+// double from one too small, which from_chars both report as out of range.
+long DecimalExponent(std::string_view s) {
+  const size_t e = s.find_first_of("eE");
+  long exponent = 0;
+  if (e != std::string_view::npos) {
+    const char* first = s.data() + e + 1 + (s[e + 1] == '+');
+    if (std::from_chars(first, s.data() + s.size(), exponent).ec != std::errc()) {
+      exponent = *first == '-' ? -(1L << 40) : (1L << 40);  // beyond long: only the sign matters
+    }
+  }
+  const std::string_view mantissa = s.substr(0, e);
+  const size_t first = mantissa.find_first_not_of("0.");
+  if (first == std::string_view::npos) return std::numeric_limits<long>::min();  // zero
+  const size_t point = std::min(mantissa.find('.'), mantissa.size());
+  return exponent + (first < point ? static_cast<long>(point - first)
+                                   : -static_cast<long>(first - point - 1));
+}
 Decimal ParseDecimalFloat(const std::string& s, float* out) {
   const char* p = s.data();
   const char* end = p + s.size();
@@ -56,19 +78,18 @@ Decimal ParseDecimalFloat(const std::string& s, float* out) {
   if (digits == end || !(std::isdigit(static_cast<unsigned char>(*digits)) || *digits == '.')) {
     return Decimal::kNotANumber;
   }
-  auto [ptr, ec] = std::from_chars(p, end, *out);  // one rounding, straight to float32
-  if (ptr != end) return Decimal::kNotANumber;
-  // from_chars reports underflow as out of range too; only overflow is an error.
-  if (ec == std::errc::result_out_of_range) {
-    double d = 0;
-    std::from_chars(p, end, d);
-    if (std::fabs(d) < 1) {
-      *out = static_cast<float>(d);
-      return Decimal::kOk;
+  double d = 0;
+  auto [ptr, ec] = std::from_chars(p, end, d);
+  if (ptr != end || (ec != std::errc() && ec != std::errc::result_out_of_range)) return Decimal::kNotANumber;
+  if (ec == std::errc::result_out_of_range) {  // beyond double: huge is an error, tiny is zero
+    if (DecimalExponent(std::string_view(digits, static_cast<size_t>(end - digits))) > 0) {
+      return Decimal::kOutOfRange;
     }
-    return Decimal::kOutOfRange;
+    *out = digits != p ? -0.0f : 0.0f;
+    return Decimal::kOk;
   }
-  return ec == std::errc() ? Decimal::kOk : Decimal::kNotANumber;
+  *out = static_cast<float>(d);
+  return std::isfinite(*out) ? Decimal::kOk : Decimal::kOutOfRange;
 }
 
 }  // namespace

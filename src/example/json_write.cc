@@ -40,7 +40,7 @@ void AppendFloatValue(float v, std::string* out) {
   }
 }
 
-// Writes `fn`'s values separated by commas; returns whether there was any.
+// Writes the values for_each yields, separated by commas; returns whether there were any.
 template <typename ForEach, typename Write>
 bool AppendValues(const ForEach& for_each, const Write& write, std::string* out) {
   bool first = true;

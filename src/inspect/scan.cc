@@ -26,6 +26,7 @@ FileReport ScanFile(const std::string& path, const ScanOptions& options,
       tfrecord::OpenRecordInput(path, options.compression, options.max_decompressed_bytes);
   if (!opened.ok()) {
     report.status = opened.status();
+    if (on_problem) on_problem(report.status);
     return report;
   }
   report.compression = opened->compression;

@@ -51,7 +51,8 @@ struct FileReport {
 // problem (counted, passed to on_problem, scan continues); any other error stops the scan and
 // becomes FileReport::status (e.g. kBrokenPipe when stdout closed).
 using RecordCallback = std::function<Status(std::string_view record, const tfrecord::RecordReader&)>;
-// Called once per problem with a message naming file, record and offset.
+// Called once per problem with a message naming file, record and offset (or, for a file that
+// cannot be opened, the file and the reason).
 using ProblemCallback = std::function<void(const Status& problem)>;
 
 FileReport ScanFile(const std::string& path, const ScanOptions& options,

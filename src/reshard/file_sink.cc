@@ -4,6 +4,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <vector>
 
 namespace tfq::reshard {
 namespace {
@@ -16,7 +17,7 @@ Status WriteFailed(const std::string& name, int err) {
   return Status::FromErrno(name, err);
 }
 
-class FileSink final : public OutputStream {
+class FileSink final : public CopyingSink {
  public:
   FileSink(int fd, std::string name, size_t buffer_bytes, WriteQueue* queue)
       : fd_(fd), name_(std::move(name)), capacity_(buffer_bytes), queue_(queue) {}
@@ -29,6 +30,7 @@ class FileSink final : public OutputStream {
   Status Write(std::string_view data) override {
     if (fd_ < 0) return Status::Internal(name_ + ": write after Close");
     if (!error_.ok()) return error_;
+    TFQ_RETURN_IF_ERROR(FlushCopy());  // bytes stay in order: the pending copy goes first
     bytes_written_ += data.size();
     if (used_ + data.size() > capacity_) {
       TFQ_RETURN_IF_ERROR(Flush());
@@ -44,9 +46,27 @@ class FileSink final : public OutputStream {
     return Status::OK();
   }
 
+  Status CopyFrom(std::shared_ptr<const SourceFile> source, uint64_t offset, uint64_t size) override {
+    if (fd_ < 0) return Status::Internal(name_ + ": write after Close");
+    if (!queue_) return Status::Internal(name_ + ": copying needs the writer thread");
+    if (!error_.ok()) return error_;
+    TFQ_RETURN_IF_ERROR(Flush());  // buffered bytes go first
+    bytes_written_ += size;
+    if (!copies_.empty() && copies_.back().source == source &&
+        copies_.back().offset + copies_.back().size == offset) {
+      copies_.back().size += size;  // adjacent in the same input: one larger copy
+    } else {
+      copies_.push_back({std::move(source), offset, size});
+    }
+    copy_bytes_ += size;
+    if (copy_bytes_ >= kCopyBatchBytes || copies_.size() >= kCopyBatchRanges) return FlushCopy();
+    return Status::OK();
+  }
+
   Status Close() override {
     if (fd_ < 0) return Status::Internal(name_ + ": closed twice");
-    Status s = Flush();
+    Status s = FlushCopy();
+    if (s.ok()) s = Flush();
     Status waited = WaitAll();
     if (s.ok()) s = waited;
     buffers_[0].reset();
@@ -61,6 +81,11 @@ class FileSink final : public OutputStream {
   uint64_t bytes_written() const override { return bytes_written_; }
 
  private:
+  // Copies are handed to the writer thread in batches of about this size: few wake-ups, and
+  // small enough that the writer starts while the reader goes on.
+  static constexpr uint64_t kCopyBatchBytes = uint64_t{8} << 20;
+  static constexpr size_t kCopyBatchRanges = 1024;
+
   char* CurrentBuffer() {
     auto& b = buffers_[current_];
     if (!b) b = std::make_unique_for_overwrite<char[]>(capacity_);
@@ -74,16 +99,29 @@ class FileSink final : public OutputStream {
     const size_t n = used_;
     used_ = 0;
     if (!queue_) return Keep(WriteAll(fd_, std::string_view(buffers_[current_].get(), n), name_));
-    queue_->Submit(fd_, buffers_[current_].get(), n, &tickets_[current_]);
+    queue_->SubmitWrite(fd_, buffers_[current_].get(), n, &tickets_[current_]);
     current_ ^= 1;
     return Waited(queue_->Wait(&tickets_[current_]));
   }
 
+  // The same for the pending copies: at most two batches of this file in flight.
+  Status FlushCopy() {
+    if (!error_.ok() || copies_.empty()) return error_;
+    queue_->SubmitCopy(fd_, std::move(copies_), &copy_tickets_[copy_current_]);
+    copies_.clear();
+    copy_bytes_ = 0;
+    copy_current_ ^= 1;
+    return Waited(queue_->Wait(&copy_tickets_[copy_current_]));
+  }
+
   Status WaitAll() {
     if (!queue_) return error_;
-    Status s = Waited(queue_->Wait(&tickets_[0]));
-    Status t = Waited(queue_->Wait(&tickets_[1]));
-    return s.ok() ? t : s;
+    Status s;
+    for (WriteTicket* t : {&tickets_[0], &tickets_[1], &copy_tickets_[0], &copy_tickets_[1]}) {
+      Status w = Waited(queue_->Wait(t));
+      if (s.ok()) s = w;
+    }
+    return s;
   }
 
   Status Waited(int err) { return err == 0 ? error_ : Keep(WriteFailed(name_, err)); }
@@ -100,6 +138,10 @@ class FileSink final : public OutputStream {
   WriteTicket tickets_[2];
   int current_ = 0;
   size_t used_ = 0;
+  std::vector<CopyRange> copies_;  // never pending while the buffer holds bytes (order is kept)
+  uint64_t copy_bytes_ = 0;
+  WriteTicket copy_tickets_[2];
+  int copy_current_ = 0;
   uint64_t bytes_written_ = 0;
   Status error_;
 };
@@ -141,8 +183,8 @@ Status ReadAllAt(int fd, char* dst, size_t size, uint64_t offset, const std::str
   return Status::OK();
 }
 
-std::unique_ptr<OutputStream> NewFileSink(int fd, std::string name, size_t buffer_bytes,
-                                          WriteQueue* queue) {
+std::unique_ptr<CopyingSink> NewFileSink(int fd, std::string name, size_t buffer_bytes,
+                                         WriteQueue* queue) {
   return std::make_unique<FileSink>(fd, std::move(name), buffer_bytes, queue);
 }
 

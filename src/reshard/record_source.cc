@@ -28,25 +28,25 @@ void AddSkips(const tfrecord::SkipReport& from, tfrecord::SkipReport* to) {
 
 Result<OpenedRecordFile> OpenRecordFile(const std::string& path, const InputOptions& options) {
   OpenedRecordFile opened;
-  if (path != "-") {
+  // Only regular files are opened here; FIFOs, devices and directories go to io without being
+  // opened first (a FIFO opened and closed again would lose bytes, or kill its writer).
+  struct stat st;
+  if (path != "-" && stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
     int fd;
     do {
       fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
     } while (fd < 0 && errno == EINTR);
     if (fd < 0) return Status::FromErrno(path, errno);
-    struct stat st;
     if (fstat(fd, &st) != 0) {
       const int err = errno;
       close(fd);
       return Status::FromErrno(path, err);
     }
-    if (S_ISREG(st.st_mode)) {
-      opened.regular = true;
-      opened.file_bytes = static_cast<uint64_t>(st.st_size);
-      opened.stream = NewWindowedFileStream(path, fd, opened.file_bytes);
-    } else {
-      close(fd);  // directories, FIFOs, devices: io knows how to read (or refuse) them
-    }
+    opened.regular = true;
+    opened.file_bytes = static_cast<uint64_t>(st.st_size);
+    const int copy_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);  // offsets are explicit: sharing is fine
+    if (copy_fd >= 0) opened.source = std::make_shared<const SourceFile>(copy_fd);
+    opened.stream = NewWindowedFileStream(path, fd, opened.file_bytes);
   }
   if (!opened.stream) {
     Result<std::unique_ptr<InputStream>> raw = OpenInputFile(path);
@@ -64,6 +64,7 @@ Result<OpenedRecordFile> OpenRecordFile(const std::string& path, const InputOpti
   }
   opened.compression = c;
   if (c != Compression::kNone) {
+    opened.source.reset();
     opened.stream = NewDecompressingStream(std::move(opened.stream), c, options.max_decompressed_bytes);
   }
   return opened;
@@ -125,6 +126,7 @@ bool RecordSource::OpenNext() {
     return false;
   }
   reader_ = std::make_unique<tfrecord::RecordReader>(std::move(file->stream), options_.reader);
+  source_file_ = std::move(file->source);
   return true;
 }
 
@@ -132,6 +134,7 @@ void RecordSource::FinishInput() {
   AddSkips(reader_->skipped(), &skipped_);
   finished_source_bytes_ += reader_->stream().source_bytes_read();
   reader_.reset();
+  source_file_.reset();
   ++input_;
 }
 

@@ -17,6 +17,7 @@
 #include "common/status.h"
 #include "io/compression.h"
 #include "io/input_stream.h"
+#include "reshard/write_queue.h"
 #include "tfrecord/record_reader.h"
 
 namespace tfq::reshard {
@@ -32,6 +33,9 @@ struct OpenedRecordFile {
   Compression compression = Compression::kNone;
   bool regular = false;  // a regular file: it can be read again
   uint64_t file_bytes = 0;  // its size (regular files only)
+  // For regular uncompressed files: the file, open for copying records out of it (the stream's
+  // offsets are then file offsets).
+  std::shared_ptr<const SourceFile> source;
 };
 
 // Opens one input ("-" = standard input). Errors name the path.
@@ -82,6 +86,8 @@ class RecordSource {
   // Index into the path list of the input being read, and the reader (null between inputs).
   size_t input_index() const { return input_; }
   const tfrecord::RecordReader* reader() const { return reader_.get(); }
+  // The current input open for copying (OpenedRecordFile::source), or null.
+  const std::shared_ptr<const SourceFile>& source_file() const { return source_file_; }
 
  private:
   bool OpenNext();
@@ -91,6 +97,7 @@ class RecordSource {
   const InputOptions options_;
   size_t input_ = 0;
   std::unique_ptr<tfrecord::RecordReader> reader_;
+  std::shared_ptr<const SourceFile> source_file_;
   uint64_t records_ = 0;
   uint64_t finished_source_bytes_ = 0;
   mutable tfrecord::SkipReport skipped_;  // finished inputs; the current one is merged on demand

@@ -172,7 +172,13 @@ Status RunShard(const std::vector<std::string>& paths, const ShardOptions& optio
     }
     const uint64_t hash = RecordHash(record);
     summary->expected.AddHash(hash);
-    TFQ_RETURN_IF_ERROR(set.Write(shard, record, hash));
+    // Large records of plain files are copied by the kernel, verified here (CRC and hash).
+    if (source.source_file() && record.size() + tfrecord::kFramingOverhead >= kCopyMinBytes) {
+      TFQ_RETURN_IF_ERROR(set.CopyRecord(shard, source.source_file(),
+                                         source.reader()->record_offset(), record, hash));
+    } else {
+      TFQ_RETURN_IF_ERROR(set.Write(shard, record, hash));
+    }
   }
   summary->records_read = source.records();
   summary->bytes_read = source.source_bytes_read();

@@ -62,11 +62,14 @@ Status ShardSet::Open(uint64_t shard) {
     return Status::FromErrno(options_.prefix + ": cannot create shard " + std::to_string(shard), err);
   }
   if (options_.writer_thread && !queue_) queue_ = std::make_unique<WriteQueue>();
-  std::unique_ptr<OutputStream> sink =
+  std::unique_ptr<CopyingSink> sink =
       NewFileSink(fd, s.staged_path, options_.buffer_bytes, queue_.get());
-  s.out = options_.compression == Compression::kNone
-              ? std::move(sink)
-              : NewCompressingStream(std::move(sink), options_.compression);
+  if (options_.compression == Compression::kNone) {
+    if (queue_) s.copier = sink.get();
+    s.out = std::move(sink);
+  } else {
+    s.out = NewCompressingStream(std::move(sink), options_.compression);
+  }
   shards_.emplace(shard, std::move(s));
   return Status::OK();
 }
@@ -91,6 +94,22 @@ Status ShardSet::Write(uint64_t shard, std::string_view record, uint64_t hash) {
   return Status::OK();
 }
 
+Status ShardSet::CopyRecord(uint64_t shard, const std::shared_ptr<const SourceFile>& source,
+                            uint64_t framed_offset, std::string_view record, uint64_t hash) {
+  Result<Shard*> got = Get(shard);
+  if (!got.ok()) return got.status();
+  Shard* s = got.value();
+  if (!s->copier || !source) return Write(shard, record, hash);
+  if (!s->out) return Status::Internal("shard " + std::to_string(shard) + " written after Finish");
+  const uint64_t framed = record.size() + tfrecord::kFramingOverhead;
+  TFQ_RETURN_IF_ERROR(s->copier->CopyFrom(source, framed_offset, framed));
+  ++s->records;
+  s->bytes += framed;
+  bytes_ += framed;
+  checksum_.AddHash(hash);
+  return Status::OK();
+}
+
 Status ShardSet::Finish(uint64_t shard) {
   Result<Shard*> got = Get(shard);
   if (!got.ok()) return got.status();
@@ -99,6 +118,7 @@ Status ShardSet::Finish(uint64_t shard) {
   s->finished = true;
   Status status = s->out->Close();
   s->out.reset();
+  s->copier = nullptr;
   return status;
 }
 

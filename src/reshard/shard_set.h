@@ -12,6 +12,9 @@
 // Records are framed here and hashed into checksum() as they are written: the output side of
 // the "every record exactly once" proof counts what was handed to the files.
 //
+// Records that need no re-framing (uncompressed output, large records of uncompressed inputs)
+// can be copied from their input file by the kernel (CopyRecord), as `cp` does.
+//
 // Resources: one descriptor and two buffers of `buffer_bytes` (plus a deflate state when
 // compressing) per shard that is open, i.e. written to and not yet finished; one writer thread. The interrupt
 // cleanup has 256 slots: beyond ~250 staged shards the surplus is not removed on SIGINT (the
@@ -30,9 +33,14 @@
 #include "io/compression.h"
 #include "io/output_stream.h"
 #include "reshard/checksum.h"
+#include "reshard/file_sink.h"
 #include "reshard/write_queue.h"
 
 namespace tfq::reshard {
+
+// Framed records at least this large are worth a copy_file_range of their own; smaller ones
+// are cheaper through the buffer.
+constexpr uint64_t kCopyMinBytes = 16 << 10;
 
 struct ShardSetOptions {
   std::string prefix;  // "out/train": shards are out/train-00000-of-00004<suffix>
@@ -67,6 +75,11 @@ class ShardSet {
   // The same for a caller that has just hashed this very view (RecordHash): the checksum then
   // proves that every record was routed to exactly one write, without hashing it twice.
   Status Write(uint64_t shard, std::string_view record, uint64_t hash);
+  // The same for a record whose framed bytes (verified by the caller) lie in `source` at
+  // `framed_offset`: an uncompressed shard copies them inside the kernel on the writer thread
+  // (no copy through this process); otherwise `record` is framed and written as by Write.
+  Status CopyRecord(uint64_t shard, const std::shared_ptr<const SourceFile>& source,
+                    uint64_t framed_offset, std::string_view record, uint64_t hash);
   // Completes shard k's bytes and releases its descriptor and buffer; it waits for Commit.
   // Writing to it afterwards is kInternal.
   Status Finish(uint64_t shard);
@@ -85,6 +98,7 @@ class ShardSet {
     std::string final_path;
     int cleanup_slot = -1;
     std::unique_ptr<OutputStream> out;  // null once finished
+    CopyingSink* copier = nullptr;      // `out` itself when it is an uncompressed file
     bool finished = false;
     bool committed = false;
     uint64_t records = 0;

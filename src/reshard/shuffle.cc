@@ -77,23 +77,42 @@ using Emit = std::function<Status(std::string_view payload)>;
 
 // Cuts the records handed out in key order into consecutive runs: shard k gets positions
 // [k*n/N, (k+1)*n/N), so only one output is open at a time. Every shard exists, even if empty.
+class ShardCutter {
+ public:
+  ShardCutter(uint64_t n, uint64_t num_shards, ShardSet& set) : n_(n), num_shards_(num_shards), set_(set) {}
+  // The shard of the next record, finishing the previous shard when it is full.
+  Result<uint64_t> Next() {
+    while (position_ >= End(shard_)) TFQ_RETURN_IF_ERROR(set_.Finish(shard_++));
+    ++position_;
+    return shard_;
+  }
+  Status Finish() {
+    for (uint64_t k = 0; k < num_shards_; ++k) {
+      TFQ_RETURN_IF_ERROR(set_.Open(k));
+      TFQ_RETURN_IF_ERROR(set_.Finish(k));
+    }
+    return Status::OK();
+  }
+
+ private:
+  uint64_t End(uint64_t k) const {
+    return static_cast<uint64_t>(static_cast<unsigned __int128>(k + 1) * n_ / num_shards_);
+  }
+  const uint64_t n_, num_shards_;
+  ShardSet& set_;
+  uint64_t position_ = 0;
+  uint64_t shard_ = 0;
+};
+
 Status WriteShards(uint64_t n, uint64_t num_shards, ShardSet& set,
                    const std::function<Status(const Emit&)>& drain) {
-  auto shard_end = [&](uint64_t k) {
-    return static_cast<uint64_t>(static_cast<unsigned __int128>(k + 1) * n / num_shards);
-  };
-  uint64_t position = 0;
-  uint64_t shard = 0;
+  ShardCutter cut(n, num_shards, set);
   TFQ_RETURN_IF_ERROR(drain([&](std::string_view payload) -> Status {
-    while (position >= shard_end(shard)) TFQ_RETURN_IF_ERROR(set.Finish(shard++));
-    ++position;
-    return set.Write(shard, payload);
+    Result<uint64_t> shard = cut.Next();
+    if (!shard.ok()) return shard.status();
+    return set.Write(shard.value(), payload);
   }));
-  for (uint64_t k = 0; k < num_shards; ++k) {
-    TFQ_RETURN_IF_ERROR(set.Open(k));
-    TFQ_RETURN_IF_ERROR(set.Finish(k));
-  }
-  return Status::OK();
+  return cut.Finish();
 }
 
 void NoteSource(const RecordSource& source, RunSummary* summary) {
@@ -120,15 +139,22 @@ Status ShuffleIndexed(const std::vector<std::string>& paths, const ShuffleOption
   std::string_view record;
   while (source.Next(&record)) {
     summary->expected.Add(record);
-    const uint64_t payload_offset = source.reader()->record_offset() + tfrecord::kHeaderSize;
     TFQ_RETURN_IF_ERROR(shuffle.Add(keys(source.records() - 1),
-                                    static_cast<uint32_t>(source.input_index()), payload_offset,
-                                    record.size()));
+                                    static_cast<uint32_t>(source.input_index()),
+                                    source.reader()->record_offset(), record.size()));
   }
   NoteSource(source, summary);
   TFQ_RETURN_IF_ERROR(source.status());
-  TFQ_RETURN_IF_ERROR(WriteShards(source.records(), options.shards, set,
-                                  [&](const Emit& emit) { return shuffle.Drain(emit); }));
+  // Written by copying the verified framed bytes out of the inputs where the output allows.
+  ShardCutter cut(source.records(), options.shards, set);
+  TFQ_RETURN_IF_ERROR(shuffle.Drain([&](std::string_view payload,
+                                        const std::shared_ptr<const SourceFile>& file,
+                                        uint64_t framed_offset) -> Status {
+    Result<uint64_t> shard = cut.Next();
+    if (!shard.ok()) return shard.status();
+    return set.CopyRecord(shard.value(), file, framed_offset, payload, RecordHash(payload));
+  }));
+  TFQ_RETURN_IF_ERROR(cut.Finish());
   summary->method = "re-read in " + std::to_string(shuffle.runs()) + " run" +
                     (shuffle.runs() == 1 ? "" : "s");
   return Status::OK();

@@ -97,6 +97,11 @@ expect_exit 2 "$TFQ" inspect --bogus-flag "$WORK/flowers.tfrecord"
 expect_exit 2 "$TFQ" inspect -c brotli "$WORK/flowers.tfrecord"
 expect_exit 1 "$TFQ" inspect --count "$WORK/missing.tfrecord"
 expect_stderr_contains "missing.tfrecord"
+expect_exit 1 "$TFQ" inspect "$WORK/missing.tfrecord"   # no empty summary, just the error
+expect_stderr_contains "missing.tfrecord: No such file or directory"
+expect_stdout ""
+expect_exit 1 "$TFQ" inspect --verify "$WORK/missing.tfrecord"
+expect_stderr_contains "missing.tfrecord: No such file or directory"
 expect_exit 3 "$TFQ" inspect --verify "$data"   # a JSON file is not a TFRecord file
 expect_stderr_contains "is this a TFRecord file?"
 

@@ -16,7 +16,8 @@ PY
 ids() {
   for f in "$@"; do
     "$TFQ" inspect --records --format flat "$f" | /usr/bin/python3 -c '
-import json, sys
+import json, signal, sys
+signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # quiet under `| head`
 for line in sys.stdin: print(json.loads(line)["id"][0])'
   done
 }
@@ -40,7 +41,7 @@ expect_empty_dir() {
   [[ -z "$left" ]] || fail "$1 should be empty after the failed run; it holds: $left"
 }
 
-# checksum_of NAME: the "checksum_in" of the last run's --json output.
+# json_field NAME: a field of the last run's --json output (stdout).
 json_field() {
   /usr/bin/python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$WORK/out" "$1"
 }

@@ -94,7 +94,7 @@ done
 
 # Interrupted runs. The input comes through a FIFO and stops after 43 MB, so tfq is mid-run
 # with its bucket file (a nameless temporary: it shows in /proc/PID/fd as "(deleted)") full.
-has_spill() { ls -l "/proc/$1/fd" 2>/dev/null | grep -q '(deleted)'; }
+has_spill() { [[ $(ls -l "/proc/$1/fd" 2>/dev/null) == *"(deleted)"* ]]; }
 interrupt() {
   local sig=$1 dir="$WORK/int-$1"
   mkdir -p "$dir"
@@ -106,7 +106,7 @@ interrupt() {
   exec 3>"$WORK/fifo"
   cat "$WORK/in/med.tfrecord" >&3
   checks=$((checks + 1))
-  wait_for 10 has_spill "$pid" || fail "no bucket file before SIG$sig"
+  wait_for 10 has_spill "$pid" || fail "no bucket file before SIG$sig: $(ls -l /proc/$pid/fd 2>&1; grep State /proc/$pid/status; cat "$WORK/int-err")"
   kill -s "$sig" "$pid"
   wait "$pid" 2>/dev/null
   local status=$?

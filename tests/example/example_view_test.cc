@@ -239,7 +239,7 @@ TEST_CASE("kind mismatches are kInvalidArgument") {
   std::vector<int64_t> ints;
   Status s = view.features().entries()[0].feature.AppendInt64s(&ints);
   CHECK(s.code() == StatusCode::kInvalidArgument);
-  CHECK(s.message() == "feature holds a float list, not a int64 list");
+  CHECK(s.message() == "feature holds a float list, not an int64 list");
   CHECK(FeatureKindName(FeatureKind::kNone) == "none");
   CHECK(FeatureKindName(FeatureKind::kBytes) == "bytes");
 }

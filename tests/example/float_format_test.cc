@@ -52,6 +52,11 @@ TEST_CASE("where Python's rule differs from the plain shortest round trip") {
   // 33871888 is a float; 33871890 (7 digits) reads back to it through a tie broken to even,
   // so Python prints that where std::to_chars prints "33871888".
   CHECK(Text(33871888.0f) == "33871890");
+  // Python reads decimals back through a double. 7.038531e-26 lies just below the midpoint of
+  // these two floats, but as a double it is the midpoint, which rounds to the even one (..fe).
+  CHECK(Text(FromBits(0x15ae43fd)) == "7.0385307e-26");
+  CHECK(Text(FromBits(0x15ae43fe)) == "7.038531e-26");
+  CHECK(Text(FromBits(0x95ae43fe)) == "-7.038531e-26");
   std::string out = "x=";
   AppendShortestFloat(2.5f, &out);
   CHECK(out == "x=2.5");  // appends

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -212,7 +213,9 @@ TEST_CASE("round trips of the values that are hard to print") {
       {"bytes", Feature::Bytes({"", std::string("\0", 1), "\xff\xfe", "\xc3", "caf\xc3\xa9", "\xf0\x9f\x98\x80",
                                 "\xed\xa0\x80", "NaN", "{\"base64\":\"AA==\"}"})},
       {"floats", Feature::Floats({kNaN, kInf, -kInf, -0.0f, 1e-45f, std::numeric_limits<float>::max(),
-                                  std::numeric_limits<float>::min(), 0.1f, 16777217.0f})},
+                                  std::numeric_limits<float>::min(), 0.1f, 16777217.0f,
+                                  std::bit_cast<float>(uint32_t{0x15ae43fd}),
+                                  std::bit_cast<float>(uint32_t{0x15ae43fe})})},
       {"ints", Feature::Int64s({std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max(), 0, -1})},
   };
   for (JsonForm form : {JsonForm::kProtoJson, JsonForm::kFlat}) {

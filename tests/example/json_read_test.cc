@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <string>
 
@@ -12,6 +13,12 @@
 
 namespace tfq {
 namespace {
+
+float FromBits(uint32_t bits) {
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
 
 Example ReadExample(const char* json) {
   Example e;
@@ -55,7 +62,7 @@ TEST_CASE("proto-json accepts what protobuf's parser accepts") {
   Example e = ReadExample(
       R"({"features":{"feature":{)"
       R"("i":{"int64_list":{"value":[1, "-2", 3.0, "9223372036854775807"]}},)"
-      R"("f":{"float_list":{"value":[1, "2.5", "NaN", "-Infinity", 1e-45, "1e-50"]}},)"
+      R"("f":{"float_list":{"value":[1, "2.5", "NaN", "-Infinity", 1e-45, "1e-50", "-1e-400", "7.038531e-26"]}},)"
       R"("b":{"bytes_list":{"value":["-_8=", "_w", "AA=="]}},)"
       R"("n":{"int64List":null},)"
       R"("e":{"floatList":{"value":null}}}}})");
@@ -63,13 +70,17 @@ TEST_CASE("proto-json accepts what protobuf's parser accepts") {
   CHECK(e.features[0] == std::pair<std::string, Feature>{"b", Feature::Bytes({"\xfb\xff", "\xff", std::string(1, '\0')})});
   CHECK(e.features[1] == std::pair<std::string, Feature>{"e", Feature::Floats({})});
   const Feature& f = e.features[2].second;
-  REQUIRE(f.float_list.size() == 6);
+  REQUIRE(f.float_list.size() == 8);
   CHECK(f.float_list[0] == 1.0f);
   CHECK(f.float_list[1] == 2.5f);
   CHECK(std::isnan(f.float_list[2]));
   CHECK(f.float_list[3] == -std::numeric_limits<float>::infinity());
   CHECK(f.float_list[4] == 1e-45f);
   CHECK(f.float_list[5] == 0.0f);  // underflow is not an error
+  CHECK(f.float_list[6] == 0.0f);
+  CHECK(std::signbit(f.float_list[6]));
+  // Read through a double, as protobuf does: this decimal lands exactly between two floats.
+  CHECK(f.float_list[7] == FromBits(0x15ae43fe));
   CHECK(e.features[3].second.int64_list == std::vector<int64_t>{1, -2, 3, std::numeric_limits<int64_t>::max()});
   CHECK(e.features[4].second.kind == FeatureKind::kNone);  // null is an unset oneof
 }
@@ -149,6 +160,12 @@ TEST_CASE("proto-json errors say what does not fit, and where") {
         R"(features.feature["a"].floatList.value[0]: expected a float, got the string "nan")");
   CHECK(ExampleError(R"({"features":{"feature":{"a":{"floatList":{"value":["1e39"]}}}}})") ==
         R"(features.feature["a"].floatList.value[0]: "1e39" is out of float32 range)");
+  CHECK(ExampleError(R"({"features":{"feature":{"a":{"floatList":{"value":["-1e400"]}}}}})") ==
+        R"(features.feature["a"].floatList.value[0]: "-1e400" is out of float32 range)");
+  CHECK(ExampleError(R"({"features":{"feature":{"a":{"floatList":{"value":["1e+99999999999999999999"]}}}}})") ==
+        R"(features.feature["a"].floatList.value[0]: "1e+99999999999999999999" is out of float32 range)");
+  CHECK(ReadExample(R"({"features":{"feature":{"a":{"floatList":{"value":["1e-99999999999999999999"]}}}}})")
+            .features[0].second.float_list == std::vector<float>{0.0f});
   CHECK(ExampleError(R"({"features":{"feature":{"a":{"bytesList":{"value":["a"]}}}}})") ==
         R"(features.feature["a"].bytesList.value[0]: bad base64 "a")");
   CHECK(ExampleError(R"({"features":{"feature":{"a":{"bytesList":{},"int64List":{}}}}})") ==

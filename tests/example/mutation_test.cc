@@ -65,7 +65,7 @@ TEST_CASE("mutated Examples: rejected as corruption, or walkable and printable")
       CHECK(nlohmann::json::accept(json));
     }
   }
-  MESSAGE(accepted << " of 3000 mutated Examples still parse");
+  CHECK(accepted > 300);  // enough edits keep a parseable record for the walks to mean something
 }
 
 TEST_CASE("mutated SequenceExamples: rejected as corruption, or walkable and printable") {
