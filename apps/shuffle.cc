@@ -49,7 +49,7 @@ int RunShuffleCommand(const ShuffleCommandOptions& opts) {
                               &options.output.compression);
   if (s.ok()) s = reshard::ValidateShuffleOptions(options);
   if (!s.ok()) return ReportError(s);
-  if (options.window) RaiseOpenFileLimit(options.shards);
+  RaiseOpenFileLimit(paths.size() + (options.window ? options.shards : 1));  // re-reading keeps inputs open
   ReportLeftovers(reshard::CleanLeftovers(opts.output, {reshard::ShuffleTmpDir(options)}));
 
   reshard::RunSummary summary;

@@ -37,10 +37,11 @@ Result<OpenedRecordFile> OpenRecordFile(const std::string& path, const InputOpti
       fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
     } while (fd < 0 && errno == EINTR);
     if (fd < 0) return Status::FromErrno(path, errno);
-    if (fstat(fd, &st) != 0) {
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {  // replaced since the stat()?
       const int err = errno;
       close(fd);
-      return Status::FromErrno(path, err);
+      if (S_ISREG(st.st_mode)) return Status::FromErrno(path, err);
+      return OpenRecordFile(path, options);
     }
     opened.regular = true;
     opened.file_bytes = static_cast<uint64_t>(st.st_size);

@@ -80,8 +80,7 @@ class RecordSource {
   uint64_t records() const { return records_; }
   // What tolerant policies dropped, over all inputs read so far.
   const tfrecord::SkipReport& skipped() const;
-  // Bytes read from the inputs so far (compressed sizes) and their total where known
-  // (regular files opened so far plus those not yet opened are not counted: see SurveyInputs).
+  // Bytes read from the inputs so far, as stored (compressed sizes for compressed inputs).
   uint64_t source_bytes_read() const;
   // Index into the path list of the input being read, and the reader (null between inputs).
   size_t input_index() const { return input_; }

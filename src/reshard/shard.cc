@@ -118,6 +118,7 @@ Result<Router> MakeRouter(const std::vector<std::string>& paths, const ShardOpti
 }  // namespace
 
 Status ValidateShardOptions(const ShardOptions& o) {
+  TFQ_RETURN_IF_ERROR(ValidateShardPrefix(o.output.prefix));
   if (o.single) {
     if (o.num_shards == 0) return Status::InvalidArgument("--num-shards must be at least 1");
     if (o.index >= o.num_shards) {

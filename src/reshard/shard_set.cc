@@ -14,12 +14,16 @@
 
 namespace tfq::reshard {
 
-Result<std::unique_ptr<ShardSet>> ShardSet::Create(const ShardSetOptions& options) {
-  const std::string& prefix = options.prefix;
+Status ValidateShardPrefix(const std::string& prefix) {
   if (prefix.empty() || prefix.back() == '/' || prefix == "-") {
     return Status::InvalidArgument("-o must name a shard prefix such as out/train (got '" + prefix +
                                    "')");
   }
+  return Status::OK();
+}
+
+Result<std::unique_ptr<ShardSet>> ShardSet::Create(const ShardSetOptions& options) {
+  TFQ_RETURN_IF_ERROR(ValidateShardPrefix(options.prefix));
   if (options.compression == Compression::kAuto) {
     return Status::Internal("ShardSet needs a resolved compression");
   }

@@ -58,6 +58,9 @@ struct ShardInfo {
   uint64_t bytes = 0;   // framed bytes before compression
 };
 
+// kInvalidArgument unless `prefix` names files ("out/train"), not a directory, "" or "-".
+Status ValidateShardPrefix(const std::string& prefix);
+
 class ShardSet {
  public:
   // Checks the prefix (a file name, not a directory) without creating anything.

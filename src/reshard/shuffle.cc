@@ -57,6 +57,7 @@ std::string ShuffleTmpDir(const ShuffleOptions& options) {
 }
 
 Status ValidateShuffleOptions(const ShuffleOptions& o) {
+  TFQ_RETURN_IF_ERROR(ValidateShardPrefix(o.output.prefix));
   if (o.shards == 0) return Status::InvalidArgument("--shards must be at least 1");
   if (o.window == 0 && o.memory < kMinShuffleMemory) {
     return Status::InvalidArgument("--memory must be at least " + FormatByteSize(kMinShuffleMemory) +

@@ -2,7 +2,11 @@
 // and that a failed run leaves nothing behind.
 #include "reshard/shard.h"
 
+#include <unistd.h>
+
 #include <doctest/doctest.h>
+
+#include <cstdio>
 
 #include "reshard_test_util.h"
 #include "tfrecord/format.h"
@@ -155,6 +159,47 @@ TEST_CASE("compression in and out are independent") {
   CHECK(ReadRecords(f.dir + "/again-00000-of-00001") == Pick({0, 2, 4, 6, 8, 10, 12, 14, 16, 1, 3, 5, 7, 9, 11, 13, 15}));
 }
 
+TEST_CASE("large records are copied by the kernel, in order with the small ones") {
+  // Sizes alternate around kCopyMinBytes, so each shard mixes buffered writes and copies.
+  const std::string dir = testing::MakeTempDir();
+  std::vector<std::string> records;
+  for (int i = 0; i < 60; ++i) records.push_back(Rec(i, i % 3 == 0 ? 40000 : (i % 3 == 1 ? 100 : 17000)));
+  WriteRecords(dir + "/in", std::vector<std::string>(records.begin(), records.begin() + 35));
+  WriteRecords(dir + "/in2", std::vector<std::string>(records.begin() + 35, records.end()));
+  // On this file system (copy_file_range) and, where there is one, across to tmpfs (where the
+  // writer thread falls back to read + write).
+  for (const std::string& out_dir : {dir, std::string("/dev/shm")}) {
+    if (access(out_dir.c_str(), W_OK) != 0) continue;
+    CAPTURE(out_dir);
+    for (bool contiguous : {false, true}) {
+      ShardOptions o;
+      o.output.prefix = out_dir + "/copied-" + std::to_string(getpid());
+      o.shards = 4;
+      o.contiguous = contiguous;
+      RunSummary summary;
+      REQUIRE(RunShard({dir + "/in", dir + "/in2"}, o, &summary).ok());
+      std::vector<std::string> all;
+      for (uint64_t k = 0; k < 4; ++k) {
+        const std::string path = tfrecord::ShardName(o.output.prefix, k, 4);
+        for (auto& r : ReadRecords(path)) all.push_back(std::move(r));
+        std::remove(path.c_str());
+      }
+      if (!contiguous) {  // undo the round-robin deal
+        std::vector<std::string> dealt;
+        for (int k = 0; k < 4; ++k) {
+          for (int i = k; i < 60; i += 4) dealt.push_back(records[i]);
+        }
+        records.swap(dealt);
+        CHECK(all == records);
+        records.swap(dealt);
+      } else {
+        CHECK(all == records);
+      }
+      CHECK(summary.expected == summary.written);
+    }
+  }
+}
+
 TEST_CASE("empty inputs still produce the shards") {
   const std::string dir = testing::MakeTempDir();
   WriteRecords(dir + "/empty", {});
@@ -199,11 +244,14 @@ TEST_CASE("corrupt input: an error naming the place, and no output at all") {
 
 TEST_CASE("option combinations are checked") {
   ShardOptions o;
+  o.output.prefix = "out/x";
   CHECK(ValidateShardOptions(o).code() == StatusCode::kInvalidArgument);
   o.shards = 2;
+  CHECK(ValidateShardOptions(o).ok());
   o.records_per_shard = 3;
   CHECK(ValidateShardOptions(o).code() == StatusCode::kInvalidArgument);
   ShardOptions one;
+  one.output.prefix = "out/x";
   one.single = true;
   one.index = 4;
   one.num_shards = 4;
@@ -212,6 +260,11 @@ TEST_CASE("option combinations are checked") {
   CHECK(ValidateShardOptions(one).ok());
   one.contiguous = true;
   CHECK(ValidateShardOptions(one).code() == StatusCode::kInvalidArgument);
+  one.contiguous = false;
+  for (const char* bad : {"", "-", "out/"}) {
+    one.output.prefix = bad;
+    CHECK(ValidateShardOptions(one).code() == StatusCode::kInvalidArgument);
+  }
 }
 
 }  // namespace
