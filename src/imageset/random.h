@@ -10,18 +10,11 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/random.h"
+
 namespace tfq::imageset {
 
-class Rng {
- public:
-  explicit Rng(uint64_t seed);
-  uint64_t Next();
-  // Uniform in [0, n), n > 0, without modulo bias (multiply-shift with rejection).
-  uint64_t Below(uint64_t n);
-
- private:
-  uint64_t s_[4];
-};
+using Rng = Xoshiro256;  // common/random.h
 
 // A permutation of 0..n-1: Fisher-Yates driven by Rng(seed), i from n-1 down to 1 swapping with
 // Below(i + 1). Pinned by tests; changing it changes every dataset tfq writes.

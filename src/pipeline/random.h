@@ -10,37 +10,20 @@
 #include <utility>
 #include <vector>
 
+#include "common/random.h"
+
 namespace tfq::pipeline {
 
+// SplitMix64 (common/random.h) with the names the pipeline uses.
 class Rng {
  public:
-  explicit Rng(uint64_t seed) : state_(seed) {}
-
-  // SplitMix64 (Steele, Lea, Flood 2014): a Weyl sequence through a 64-bit finaliser.
-  uint64_t Next() {
-    uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  }
-
-  // Uniform in [0, n) for n >= 1, without modulo bias: Lemire's multiply-shift, rejecting the
-  // few low products that would over-represent some results.
-  uint64_t Uniform(uint64_t n) {
-    unsigned __int128 product = static_cast<unsigned __int128>(Next()) * n;
-    uint64_t low = static_cast<uint64_t>(product);
-    if (low < n) {
-      const uint64_t threshold = (0 - n) % n;
-      while (low < threshold) {
-        product = static_cast<unsigned __int128>(Next()) * n;
-        low = static_cast<uint64_t>(product);
-      }
-    }
-    return static_cast<uint64_t>(product >> 64);
-  }
+  explicit Rng(uint64_t seed) : gen_(seed) {}
+  uint64_t Next() { return gen_.Next(); }
+  // Uniform in [0, n) for n >= 1, without modulo bias.
+  uint64_t Uniform(uint64_t n) { return gen_.Below(n); }
 
  private:
-  uint64_t state_;
+  SplitMix64 gen_;
 };
 
 // Independent seeds for independent uses of one user seed (file order, shuffle buffer) and for
