@@ -85,6 +85,9 @@ class FileSink final : public CopyingSink {
   // small enough that the writer starts while the reader goes on.
   static constexpr uint64_t kCopyBatchBytes = uint64_t{8} << 20;
   static constexpr size_t kCopyBatchRanges = 1024;
+  // Batches queued per file before the reader waits: slack for the writer's hiccups (a
+  // throttled write, a descheduled thread). They hold no memory but their range lists.
+  static constexpr int kCopyBatchesInFlight = 8;
 
   char* CurrentBuffer() {
     auto& b = buffers_[current_];
@@ -104,21 +107,25 @@ class FileSink final : public CopyingSink {
     return Waited(queue_->Wait(&tickets_[current_]));
   }
 
-  // The same for the pending copies: at most two batches of this file in flight.
+  // The same for the pending copies: at most kCopyBatchesInFlight batches of this file queued.
   Status FlushCopy() {
     if (!error_.ok() || copies_.empty()) return error_;
     queue_->SubmitCopy(fd_, std::move(copies_), &copy_tickets_[copy_current_]);
     copies_.clear();
     copy_bytes_ = 0;
-    copy_current_ ^= 1;
+    copy_current_ = (copy_current_ + 1) % kCopyBatchesInFlight;
     return Waited(queue_->Wait(&copy_tickets_[copy_current_]));
   }
 
   Status WaitAll() {
     if (!queue_) return error_;
     Status s;
-    for (WriteTicket* t : {&tickets_[0], &tickets_[1], &copy_tickets_[0], &copy_tickets_[1]}) {
+    for (WriteTicket* t : {&tickets_[0], &tickets_[1]}) {
       Status w = Waited(queue_->Wait(t));
+      if (s.ok()) s = w;
+    }
+    for (WriteTicket& t : copy_tickets_) {
+      Status w = Waited(queue_->Wait(&t));
       if (s.ok()) s = w;
     }
     return s;
@@ -140,7 +147,7 @@ class FileSink final : public CopyingSink {
   size_t used_ = 0;
   std::vector<CopyRange> copies_;  // never pending while the buffer holds bytes (order is kept)
   uint64_t copy_bytes_ = 0;
-  WriteTicket copy_tickets_[2];
+  WriteTicket copy_tickets_[kCopyBatchesInFlight];
   int copy_current_ = 0;
   uint64_t bytes_written_ = 0;
   Status error_;

@@ -95,7 +95,7 @@ Status IndexedShuffle::Drain(const IndexedEmit& emit) {
         return Status::Corruption(paths_[r.file] + ": the record at byte " + std::to_string(r.offset) +
                                   " changed since it was first read (inputs must not change during a shuffle)");
       }
-      TFQ_RETURN_IF_ERROR(emit(payload, inputs[r.file], r.offset));
+      TFQ_RETURN_IF_ERROR(emit(std::string_view(scratch.get(), RunCost(r)), inputs[r.file], r.offset));
     }
     begin = end;
   }

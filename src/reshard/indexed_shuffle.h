@@ -6,9 +6,9 @@
 // about the memory budget: each run is first announced to the kernel in file-offset order
 // (asynchronous read-ahead into the page cache, kind to disks), then each record is read with
 // pread into one scratch buffer, verified (data CRC: the file must not have changed) and handed
-// out together with where its framed bytes lie, so that the output can be copied by the kernel
-// (ShardSet::CopyRecord) rather than through this process. Resident memory: the references and
-// one record. Nothing is written but the output, half the writing of a bucket
+// out framed, as it is in the file (ready to be written without re-framing), together with
+// where it lies, so that a large record can be copied by the kernel instead
+// (ShardSet::CopyRecord). Resident memory: the references and one record. Nothing is written but the output, half the writing of a bucket
 // shuffle; the price is one random read per record, so RunShuffle uses it for large records only
 // (kIndexedMinRecordBytes).
 //
@@ -40,9 +40,9 @@ struct RecordRef {
 };
 static_assert(sizeof(RecordRef) == 24);
 
-// What Drain hands out for each record: the payload (valid during the call) and where the framed
-// record lies, for copying.
-using IndexedEmit = std::function<Status(std::string_view payload,
+// What Drain hands out for each record: the verified framed record (header, payload, footer;
+// valid during the call) and where it lies, for copying.
+using IndexedEmit = std::function<Status(std::string_view framed,
                                          const std::shared_ptr<const SourceFile>& source,
                                          uint64_t framed_offset)>;
 

@@ -17,6 +17,7 @@
 #include "common/status.h"
 #include "io/compression.h"
 #include "io/input_stream.h"
+#include "reshard/window_file.h"
 #include "reshard/write_queue.h"
 #include "tfrecord/record_reader.h"
 
@@ -26,6 +27,9 @@ struct InputOptions {
   Compression compression = Compression::kAuto;
   tfrecord::RecordReaderOptions reader;
   uint64_t max_decompressed_bytes = 0;  // per input; 0 = no limit
+  // The sliding map window over regular files (reshard/window_file.h): resident memory versus
+  // the number of window moves.
+  size_t map_window = kDefaultMapWindow;
 };
 
 struct OpenedRecordFile {

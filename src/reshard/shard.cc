@@ -7,6 +7,8 @@
 namespace tfq::reshard {
 namespace {
 
+constexpr size_t kShardMapWindow = size_t{64} << 20;
+
 uint64_t CeilDiv(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
 
 // Where each record goes. The number of shards is known up front except for the contiguous
@@ -144,7 +146,11 @@ Status RunShard(const std::vector<std::string>& paths, const ShardOptions& optio
                 RunSummary* summary) {
   *summary = RunSummary{};
   TFQ_RETURN_IF_ERROR(ValidateShardOptions(options));
-  Result<Router> made = MakeRouter(paths, options, &summary->method);
+  // Window moves cost an munmap each (a TLB shootdown while the writer threads run): fewer,
+  // larger ones. (tfq shard promises no memory bound; 64 MiB of mapped input is its largest item.)
+  ShardOptions o = options;
+  o.input.map_window = std::max<size_t>(o.input.map_window, kShardMapWindow);
+  Result<Router> made = MakeRouter(paths, o, &summary->method);
   if (!made.ok()) return made.status();
   Router& router = made.value();
 
@@ -160,7 +166,8 @@ Status RunShard(const std::vector<std::string>& paths, const ShardOptions& optio
     for (uint64_t k = 0; k < router.NumShards(0); ++k) TFQ_RETURN_IF_ERROR(set.Open(k));
   }
 
-  RecordSource source(paths, options.input);
+  RecordSource source(paths, o.input);
+  const bool merges_copies = router.one_at_a_time() || router.NumShards(0) == 1;
   std::string_view record;
   uint64_t current = router.FirstShard();
   while (source.Next(&record)) {
@@ -173,8 +180,10 @@ Status RunShard(const std::vector<std::string>& paths, const ShardOptions& optio
     }
     const uint64_t hash = RecordHash(record);
     summary->expected.AddHash(hash);
-    // Large records of plain files are copied by the kernel, verified here (CRC and hash).
-    if (source.source_file() && record.size() + tfrecord::kFramingOverhead >= kCopyMinBytes) {
+    // Records of plain files are copied by the kernel, verified here (CRC and hash), where
+    // consecutive records share a shard (one copy for many) or a record is large on its own.
+    if (source.source_file() &&
+        (merges_copies || record.size() + tfrecord::kFramingOverhead >= kCopyMinBytes)) {
       TFQ_RETURN_IF_ERROR(set.CopyRecord(shard, source.source_file(),
                                          source.reader()->record_offset(), record, hash));
     } else {

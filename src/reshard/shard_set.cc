@@ -114,6 +114,19 @@ Status ShardSet::CopyRecord(uint64_t shard, const std::shared_ptr<const SourceFi
   return Status::OK();
 }
 
+Status ShardSet::WriteFramed(uint64_t shard, std::string_view framed, uint64_t hash) {
+  Result<Shard*> got = Get(shard);
+  if (!got.ok()) return got.status();
+  Shard* s = got.value();
+  if (!s->out) return Status::Internal("shard " + std::to_string(shard) + " written after Finish");
+  TFQ_RETURN_IF_ERROR(s->out->Write(framed));
+  ++s->records;
+  s->bytes += framed.size();
+  bytes_ += framed.size();
+  checksum_.AddHash(hash);
+  return Status::OK();
+}
+
 Status ShardSet::Finish(uint64_t shard) {
   Result<Shard*> got = Get(shard);
   if (!got.ok()) return got.status();

@@ -38,8 +38,11 @@
 
 namespace tfq::reshard {
 
-// Framed records at least this large are worth a copy_file_range of their own; smaller ones
-// are cheaper through the buffer.
+// A copy_file_range costs some microseconds besides its bytes: records that cannot be merged
+// with their neighbours into one copy (round-robin, shuffled order) are copied by the kernel only
+// from this size on, and go through the buffer below it. (Measured: the kernel's own page copy
+// is far cheaper than write(2)'s copy from user memory on the VM this was tuned on, so copying
+// wins from a few KiB up; 16 KiB leaves a margin for the per-call cost.)
 constexpr uint64_t kCopyMinBytes = 16 << 10;
 
 struct ShardSetOptions {
@@ -80,9 +83,13 @@ class ShardSet {
   Status Write(uint64_t shard, std::string_view record, uint64_t hash);
   // The same for a record whose framed bytes (verified by the caller) lie in `source` at
   // `framed_offset`: an uncompressed shard copies them inside the kernel on the writer thread
-  // (no copy through this process); otherwise `record` is framed and written as by Write.
+  // (no copy through this process; adjacent records become one copy); otherwise `record` is
+  // framed and written as by Write.
   Status CopyRecord(uint64_t shard, const std::shared_ptr<const SourceFile>& source,
                     uint64_t framed_offset, std::string_view record, uint64_t hash);
+  // The same for a record already framed (`framed` = header, payload, footer, verified by the
+  // caller; `hash` the payload's RecordHash): written as it is, without computing its CRC again.
+  Status WriteFramed(uint64_t shard, std::string_view framed, uint64_t hash);
   // Completes shard k's bytes and releases its descriptor and buffer; it waits for Commit.
   // Writing to it afterwards is kInternal.
   Status Finish(uint64_t shard);

@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <functional>
 
@@ -49,6 +50,10 @@ Status CheckTemporarySpace(const std::string& dir, uint64_t spill_bytes) {
 
 }  // namespace
 
+uint64_t ShuffleMapWindow(uint64_t memory) {
+  return std::clamp<uint64_t>(memory / 16, uint64_t{8} << 20, uint64_t{64} << 20);
+}
+
 std::string ShuffleTmpDir(const ShuffleOptions& options) {
   if (!options.tmp_dir.empty()) return options.tmp_dir;
   const size_t slash = options.output.prefix.rfind('/');
@@ -61,7 +66,7 @@ Status ValidateShuffleOptions(const ShuffleOptions& o) {
   if (o.shards == 0) return Status::InvalidArgument("--shards must be at least 1");
   if (o.window == 0 && o.memory < kMinShuffleMemory) {
     return Status::InvalidArgument("--memory must be at least " + FormatByteSize(kMinShuffleMemory) +
-                                   " (" + FormatByteSize(kShuffleReservedMemory) +
+                                   " (" + FormatByteSize(ShuffleMapWindow(o.memory) + kShuffleBufferMemory) +
                                    " of it goes to I/O buffers)");
   }
   if (!o.tmp_dir.empty()) {
@@ -146,14 +151,21 @@ Status ShuffleIndexed(const std::vector<std::string>& paths, const ShuffleOption
   }
   NoteSource(source, summary);
   TFQ_RETURN_IF_ERROR(source.status());
-  // Written by copying the verified framed bytes out of the inputs where the output allows.
+  // The records come back framed and verified: written as they are, or for large ones copied
+  // out of the input by the kernel.
   ShardCutter cut(source.records(), options.shards, set);
-  TFQ_RETURN_IF_ERROR(shuffle.Drain([&](std::string_view payload,
+  TFQ_RETURN_IF_ERROR(shuffle.Drain([&](std::string_view framed,
                                         const std::shared_ptr<const SourceFile>& file,
                                         uint64_t framed_offset) -> Status {
     Result<uint64_t> shard = cut.Next();
     if (!shard.ok()) return shard.status();
-    return set.CopyRecord(shard.value(), file, framed_offset, payload, RecordHash(payload));
+    const std::string_view payload = framed.substr(
+        tfrecord::kHeaderSize, framed.size() - tfrecord::kFramingOverhead);
+    const uint64_t hash = RecordHash(payload);
+    if (framed.size() >= kCopyMinBytes) {
+      return set.CopyRecord(shard.value(), file, framed_offset, payload, hash);
+    }
+    return set.WriteFramed(shard.value(), framed, hash);
   }));
   TFQ_RETURN_IF_ERROR(cut.Finish());
   summary->method = "re-read in " + std::to_string(shuffle.runs()) + " run" +
@@ -207,7 +219,10 @@ Status RunShuffle(const std::vector<std::string>& paths, const ShuffleOptions& o
 
   Result<InputSurvey> survey = SurveyInputs(paths, options.input);
   if (!survey.ok()) return survey.status();
-  const uint64_t arena_bytes = options.memory - kShuffleReservedMemory;
+  const uint64_t window = ShuffleMapWindow(options.memory);
+  const uint64_t arena_bytes = options.memory - window - kShuffleBufferMemory;
+  ShuffleOptions with_window = options;
+  with_window.input.map_window = static_cast<size_t>(window);
   uint64_t expected_records = 0;
   bool indexed = UseIndexed(survey.value(), arena_bytes, &expected_records);
   if (options.method == ShuffleMethod::kBuckets) indexed = false;
@@ -217,8 +232,8 @@ Status RunShuffle(const std::vector<std::string>& paths, const ShuffleOptions& o
     }
     indexed = true;
   }
-  TFQ_RETURN_IF_ERROR(indexed ? ShuffleIndexed(paths, options, arena_bytes, expected_records, set, summary)
-                              : ShuffleBuckets(paths, options, survey.value(), arena_bytes, set, summary));
+  TFQ_RETURN_IF_ERROR(indexed ? ShuffleIndexed(paths, with_window, arena_bytes, expected_records, set, summary)
+                              : ShuffleBuckets(paths, with_window, survey.value(), arena_bytes, set, summary));
   summary->written = set.checksum();
   summary->bytes_written = set.bytes_written();
   TFQ_RETURN_IF_ERROR(CheckChecksums(*summary));

@@ -12,8 +12,9 @@
 // and local (a record moves at most a few windows from its place), memory about `window`
 // records regardless of `memory`; shards are dealt round-robin since the count is not known.
 //
-// Memory bound (bucket mode): `memory` bytes in all, of which kShuffleReservedMemory is kept
-// for buffers (input window, output buffer, decompression) and the rest holds records.
+// Memory bound: `memory` bytes in all. ShuffleMapWindow(memory) of it is the sliding map over the
+// input, kShuffleBufferMemory the output buffers and decompression state, and the rest holds
+// records (docs/shuffle.md).
 #ifndef TFQ_RESHARD_SHUFFLE_H_
 #define TFQ_RESHARD_SHUFFLE_H_
 
@@ -28,8 +29,10 @@
 
 namespace tfq::reshard {
 
-constexpr uint64_t kShuffleReservedMemory = uint64_t{12} << 20;
+constexpr uint64_t kShuffleBufferMemory = uint64_t{4} << 20;
 constexpr uint64_t kMinShuffleMemory = uint64_t{24} << 20;
+// memory / 16, between 8 and 64 MiB: a larger window means fewer (costly) munmaps.
+uint64_t ShuffleMapWindow(uint64_t memory);
 
 // How the key order is found (the output is the same): kAuto picks; the others are for tests
 // and benchmarks. Buckets: in memory, or spilled to a temporary file. Indexed: the inputs are

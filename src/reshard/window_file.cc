@@ -1,6 +1,5 @@
 #include "reshard/window_file.h"
 
-#include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -58,13 +57,10 @@ class WindowedFileStream final : public InputStream {
                                  errno);
       return error_;
     }
-    madvise(p, end - start, MADV_SEQUENTIAL);
+    madvise(p, end - start, MADV_SEQUENTIAL);  // read-ahead from disk as pages are touched
     map_ = static_cast<const char*>(p);
     map_start_ = start;
     map_end_ = end;
-    if (end < size_) {
-      posix_fadvise(fd_, static_cast<off_t>(end), static_cast<off_t>(window_), POSIX_FADV_WILLNEED);
-    }
     return Status::OK();
   }
 

@@ -5,8 +5,9 @@
 // RSS). `tfq shuffle` promises a peak RSS within --memory, so it reads through a window of a few
 // MiB instead: still zero copy, and a page leaves the resident set when the window moves past
 // it (it stays in the page cache). The window grows when one Peek asks for more (a record larger
-// than the window); the next window is announced to the kernel (POSIX_FADV_WILLNEED) so that
-// reading ahead from disk overlaps with the work on the current one.
+// than the window). Moving the window costs an munmap, which in a multi-threaded process means a
+// TLB shootdown (an inter-processor interrupt; expensive in a VM): callers running other threads
+// meanwhile use a larger window (InputOptions::map_window).
 //
 // Views returned by Peek live until the next non-const call (the InputStream contract); here
 // they really die then, because moving the window unmaps them. As with any mmap reader, the file

@@ -14,24 +14,34 @@ constexpr size_t kCopyBuffer = size_t{1} << 20;  // for copies copy_file_range c
 
 SourceFile::~SourceFile() { close(fd_); }
 
+WriteQueue::WriteQueue(size_t lanes) {
+  if (lanes == 0) lanes = std::clamp<size_t>(std::thread::hardware_concurrency(), 1, 4);
+  for (size_t i = 0; i < lanes; ++i) lanes_.push_back(std::make_unique<Lane>());
+}
+
 WriteQueue::~WriteQueue() {
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    stop_ = true;
+  for (auto& lane : lanes_) {
+    {
+      std::lock_guard<std::mutex> lock(lane->mu);
+      lane->stop = true;
+    }
+    lane->work.notify_all();
+    if (lane->thread.joinable()) lane->thread.join();
   }
-  work_.notify_all();
-  if (thread_.joinable()) thread_.join();
 }
 
 void WriteQueue::Submit(Job job) {
+  const size_t index = static_cast<size_t>(job.fd) % lanes_.size();
+  Lane* lane = lanes_[index].get();
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    std::lock_guard<std::mutex> lock(lane->mu);
     job.ticket->pending = true;
     job.ticket->error = 0;
-    jobs_.push_back(std::move(job));
-    if (!thread_.joinable()) thread_ = std::thread([this] { Run(); });
+    job.ticket->lane = index;
+    lane->jobs.push_back(std::move(job));
+    if (!lane->thread.joinable()) lane->thread = std::thread([lane] { Run(lane); });
   }
-  work_.notify_one();
+  lane->work.notify_one();
 }
 
 void WriteQueue::SubmitWrite(int fd, const char* data, size_t size, WriteTicket* ticket) {
@@ -43,8 +53,9 @@ void WriteQueue::SubmitCopy(int fd, std::vector<CopyRange> ranges, WriteTicket* 
 }
 
 int WriteQueue::Wait(WriteTicket* ticket) {
-  std::unique_lock<std::mutex> lock(mu_);
-  done_.wait(lock, [&] { return !ticket->pending; });
+  Lane* lane = lanes_[ticket->lane].get();
+  std::unique_lock<std::mutex> lock(lane->mu);
+  lane->done.wait(lock, [&] { return !ticket->pending; });
   return ticket->error;
 }
 
@@ -61,10 +72,10 @@ int WriteQueue::Write(int fd, const char* data, uint64_t size) {
   return 0;
 }
 
-int WriteQueue::Copy(int fd, const CopyRange& range) {
+int WriteQueue::Copy(Lane* lane, int fd, const CopyRange& range) {
   off_t in = static_cast<off_t>(range.offset);
   uint64_t left = range.size;
-  while (left > 0 && !copy_unsupported_) {
+  while (left > 0 && !lane->copy_unsupported) {
     const ssize_t n = copy_file_range(range.source->fd(), &in, fd, nullptr, left, 0);
     if (n > 0) {
       left -= static_cast<uint64_t>(n);
@@ -73,38 +84,38 @@ int WriteQueue::Copy(int fd, const CopyRange& range) {
     if (n == 0) return EIO;  // the input ended early: it shrank under us
     if (errno == EINTR) continue;
     if (errno != EXDEV && errno != EINVAL && errno != ENOSYS && errno != EOPNOTSUPP) return errno;
-    copy_unsupported_ = true;  // across file systems, or not supported: copy by hand
+    lane->copy_unsupported = true;  // across file systems, or not supported: copy by hand
   }
-  if (left > 0 && !copy_buffer_) copy_buffer_ = std::make_unique_for_overwrite<char[]>(kCopyBuffer);
+  if (left > 0 && !lane->copy_buffer) lane->copy_buffer = std::make_unique_for_overwrite<char[]>(kCopyBuffer);
   while (left > 0) {
-    const ssize_t n = pread(range.source->fd(), copy_buffer_.get(), std::min<uint64_t>(left, kCopyBuffer), in);
+    const ssize_t n = pread(range.source->fd(), lane->copy_buffer.get(), std::min<uint64_t>(left, kCopyBuffer), in);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return n < 0 ? errno : EIO;
-    if (const int err = Write(fd, copy_buffer_.get(), static_cast<uint64_t>(n))) return err;
+    if (const int err = Write(fd, lane->copy_buffer.get(), static_cast<uint64_t>(n))) return err;
     in += n;
     left -= static_cast<uint64_t>(n);
   }
   return 0;
 }
 
-void WriteQueue::Run() {
-  std::unique_lock<std::mutex> lock(mu_);
+void WriteQueue::Run(Lane* lane) {
+  std::unique_lock<std::mutex> lock(lane->mu);
   for (;;) {
-    work_.wait(lock, [&] { return stop_ || !jobs_.empty(); });
-    if (jobs_.empty()) return;  // stop_ and nothing left
-    Job job = std::move(jobs_.front());
-    jobs_.pop_front();
+    lane->work.wait(lock, [&] { return lane->stop || !lane->jobs.empty(); });
+    if (lane->jobs.empty()) return;  // stop, and nothing left
+    Job job = std::move(lane->jobs.front());
+    lane->jobs.pop_front();
     lock.unlock();
     int error = 0;
     if (job.data) error = Write(job.fd, job.data, job.size);
     for (const CopyRange& range : job.ranges) {
-      if (error == 0) error = Copy(job.fd, range);
+      if (error == 0) error = Copy(lane, job.fd, range);
     }
     job.ranges.clear();  // may close inputs: outside the lock
     lock.lock();
     job.ticket->error = error;
     job.ticket->pending = false;
-    done_.notify_all();
+    lane->done.notify_all();
   }
 }
 

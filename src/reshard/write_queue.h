@@ -1,13 +1,14 @@
-// WriteQueue: one background thread that performs the writes of file sinks.
+// WriteQueue: background threads that perform the writes of file sinks.
 //
-// Copying bytes into the kernel is about half the CPU work of `tfq shard` (the other half:
-// reading, verifying and hashing records). With two cores they can overlap: sinks hand full
-// buffers, or ranges of input files to copy in the kernel (copy_file_range, as `cp` does), to
-// this thread and go on preparing more (reshard/file_sink.h). Jobs run in submission order, so
-// each file's bytes stay in order.
+// Copying bytes into the kernel is most of the CPU work of `tfq shard` (the rest: reading,
+// verifying and hashing records). With two cores they can overlap: sinks hand full buffers, or
+// ranges of input files to copy in the kernel (copy_file_range, as `cp` does), to a writer
+// thread and go on preparing more (reshard/file_sink.h). There is one lane (thread and job
+// queue) per core; a file always uses the same lane, chosen by its descriptor, so each file's
+// bytes stay in order while different files (round-robin shards) are written in parallel.
 //
 // Thread safety: Submit* and Wait may be called from any thread; a ticket belongs to the one
-// submitter that waits on it. The destructor finishes the queued jobs and joins the thread.
+// submitter that waits on it. The destructor finishes the queued jobs and joins the threads.
 #ifndef TFQ_RESHARD_WRITE_QUEUE_H_
 #define TFQ_RESHARD_WRITE_QUEUE_H_
 
@@ -26,6 +27,7 @@ namespace tfq::reshard {
 struct WriteTicket {
   bool pending = false;
   int error = 0;
+  size_t lane = 0;  // where it was submitted (set by Submit)
 };
 
 // A regular input file open for copying from. Shared by the queued copies that read it, so it is
@@ -51,13 +53,14 @@ struct CopyRange {
 
 class WriteQueue {
  public:
-  WriteQueue() = default;
+  // `lanes` = 0: one per core (at most 4).
+  explicit WriteQueue(size_t lanes = 0);
   ~WriteQueue();
   WriteQueue(const WriteQueue&) = delete;
   WriteQueue& operator=(const WriteQueue&) = delete;
 
   // Queues writing [data, data + size) to `fd`; the bytes must stay untouched until the ticket
-  // completes. `ticket` must not be pending. Starts the thread on first use.
+  // completes. `ticket` must not be pending. Starts the lane's thread on first use.
   void SubmitWrite(int fd, const char* data, size_t size, WriteTicket* ticket);
   // Queues appending the ranges, in order, to `fd`, copied inside the kernel (read and written
   // through a buffer where copy_file_range cannot, e.g. across file systems). A source that ends
@@ -74,19 +77,22 @@ class WriteQueue {
     std::vector<CopyRange> ranges;
     WriteTicket* ticket;
   };
+  struct Lane {
+    std::mutex mu;
+    std::condition_variable work;  // jobs were queued, or stop
+    std::condition_variable done;  // a job completed
+    std::deque<Job> jobs;
+    bool stop = false;
+    bool copy_unsupported = false;  // copy_file_range failed once: use the buffer from then on
+    std::unique_ptr<char[]> copy_buffer;
+    std::thread thread;
+  };
   void Submit(Job job);
-  void Run();
+  static void Run(Lane* lane);
   static int Write(int fd, const char* data, uint64_t size);
-  int Copy(int fd, const CopyRange& range);
+  static int Copy(Lane* lane, int fd, const CopyRange& range);
 
-  std::mutex mu_;
-  std::condition_variable work_;  // jobs were queued, or stop
-  std::condition_variable done_;  // a job completed
-  std::deque<Job> jobs_;
-  bool stop_ = false;
-  bool copy_unsupported_ = false;  // copy_file_range failed once: use the buffer from then on
-  std::unique_ptr<char[]> copy_buffer_;
-  std::thread thread_;
+  std::vector<std::unique_ptr<Lane>> lanes_;
 };
 
 }  // namespace tfq::reshard
