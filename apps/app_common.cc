@@ -30,6 +30,18 @@ void PrintWarning(std::string_view message) {
   std::fprintf(stderr, "tfq: warning: %.*s\n", static_cast<int>(message.size()), message.data());
 }
 
+void CleanAndReportLeftovers(const LeftoverScope& scope) {
+  const LeftoverReport report = CleanLeftovers(scope);
+  for (const auto& l : report.removed) {
+    PrintWarning("removed " + l.path + " (" + FormatByteSize(l.bytes) +
+                 "), left by an earlier run that was killed");
+  }
+  for (const auto& l : report.found) {
+    PrintWarning("found " + l.path + " (" + FormatByteSize(l.bytes) +
+                 "), a temporary file of a tfq run that was killed; delete it if nothing writes there");
+  }
+}
+
 void AddRecordInputFlags(CLI::App* cmd, RecordInputFlags* flags) {
   cmd->add_option("inputs", flags->inputs, "TFRecord files, shard globs (train-*-of-*) or - for stdin")
       ->required();
@@ -43,6 +55,20 @@ void AddRecordInputFlags(CLI::App* cmd, RecordInputFlags* flags) {
   cmd->add_option("--max-record-size", flags->max_record_size,
                   "refuse records longer than this (a length is never trusted beyond it)")
       ->capture_default_str();
+  AddDecompressionFlag(cmd, &flags->max_decompressed);
+}
+
+void AddDecompressionFlag(CLI::App* cmd, std::string* value) {
+  cmd->add_option("--max-decompressed", *value,
+                  "how far a gzip/zlib input may expand: a ratio (100x: beyond the first 1 GiB, at "
+                  "most 100 bytes out per compressed byte), a total per input (20GiB) or none")
+      ->capture_default_str();
+}
+
+Result<DecompressionLimit> ParseDecompressionFlag(const std::string& value) {
+  Result<DecompressionLimit> limit = ParseDecompressionLimit(value);
+  if (!limit.ok()) return limit.status().WithPrefix("--max-decompressed");
+  return limit;
 }
 
 Status ResolveRecordInputs(const RecordInputFlags& flags, std::vector<std::string>* paths,
@@ -53,6 +79,9 @@ Status ResolveRecordInputs(const RecordInputFlags& flags, std::vector<std::strin
   Result<uint64_t> cap = ParseByteSize(flags.max_record_size);
   if (!cap.ok()) return cap.status().WithPrefix("--max-record-size");
   options->reader.max_record_bytes = cap.value();
+  Result<DecompressionLimit> limit = ParseDecompressionFlag(flags.max_decompressed);
+  if (!limit.ok()) return limit.status();
+  options->decompression = limit.value();
   options->reader.on_corruption = flags.resync          ? tfrecord::CorruptionPolicy::kResync
                                   : flags.skip_corrupt ? tfrecord::CorruptionPolicy::kSkipDataCrc
                                                        : tfrecord::CorruptionPolicy::kFail;

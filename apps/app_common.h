@@ -14,6 +14,7 @@
 
 #include "common/status.h"
 #include "inspect/scan.h"
+#include "io/leftovers.h"
 #include "io/output_stream.h"
 
 namespace tfq::app {
@@ -29,6 +30,10 @@ int ExitCodeFor(const Status& status);
 int ReportError(const Status& status);
 void PrintWarning(std::string_view message);  // "tfq: warning: ..."
 
+// Removes the temporaries a killed earlier run of this job left (io/leftovers.h) and warns about
+// each file removed or found. Called by every command that writes files, before it starts.
+void CleanAndReportLeftovers(const LeftoverScope& scope);
+
 // The flags every command that reads TFRecord files accepts.
 struct RecordInputFlags {
   std::vector<std::string> inputs;  // paths, "-" and globs, before expansion
@@ -36,8 +41,14 @@ struct RecordInputFlags {
   bool skip_corrupt = false;
   bool resync = false;
   std::string max_record_size = "1GiB";
+  std::string max_decompressed = "100x";  // docs/limits.md
 };
 void AddRecordInputFlags(CLI::App* cmd, RecordInputFlags* flags);
+// --max-decompressed (docs/limits.md), for every command that reads gzip/zlib input.
+void AddDecompressionFlag(CLI::App* cmd, std::string* value);
+// Parses it; errors are usage errors naming the flag.
+Result<DecompressionLimit> ParseDecompressionFlag(const std::string& value);
+
 // Expands globs and turns the flags into scan options; errors are usage errors.
 Status ResolveRecordInputs(const RecordInputFlags& flags, std::vector<std::string>* paths,
                            inspect::ScanOptions* options);

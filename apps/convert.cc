@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "app_common.h"
+#include "common/byte_size.h"
 #include "commands.h"
 #include "io/glob.h"
 
@@ -77,6 +78,9 @@ int RunConvert(const ConvertFlags& flags) {
     return ReportError(Status::InvalidArgument("cannot convert " + from + " to " + to +
                                                " (supported: " + supported + "; see --from/--to)"));
   }
+  // A killed earlier run of this job left hidden temporaries beside -o: remove them now (any
+  // other tfq run's are only reported).
+  CleanAndReportLeftovers({flags.output, {}, {}});
   ConvertSummary summary;
   const auto start = std::chrono::steady_clock::now();
   Status s = conversion->run(flags, inputs.value(), &summary);
@@ -87,6 +91,23 @@ int RunConvert(const ConvertFlags& flags) {
 }
 
 }  // namespace
+
+Result<InputLimits> ParseInputLimits(const ConvertFlags& flags) {
+  InputLimits limits;
+  Result<uint64_t> record = ParseByteSize(flags.max_record_size);
+  if (!record.ok()) return record.status().WithPrefix("--max-record-size");
+  limits.max_record_bytes = *record;
+  Result<DecompressionLimit> decompression = ParseDecompressionFlag(flags.max_decompressed);
+  if (!decompression.ok()) return decompression.status();
+  limits.decompression = *decompression;
+  Result<uint64_t> row = ParseByteSize(flags.max_row_size);
+  if (!row.ok()) return row.status().WithPrefix("--max-row-size");
+  if (*row < 1) return Status::InvalidArgument("--max-row-size must be at least 1 byte");
+  limits.max_row_bytes = *row;
+  if (flags.max_columns < 1) return Status::InvalidArgument("--max-columns must be at least 1");
+  limits.max_columns = flags.max_columns;
+  return limits;
+}
 
 void SetupConvertCommand(CLI::App& app, int* exit_code) {
   auto flags = std::make_shared<ConvertFlags>();
@@ -106,6 +127,16 @@ void SetupConvertCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--format", flags->format, "JSON form when writing JSON lines: proto-json|flat; image format for images: jpeg|png|raw")
       ->capture_default_str();
   cmd->add_flag("--sequence", flags->sequence, "records are tf.train.SequenceExample");
+  cmd->add_option("--max-record-size", flags->max_record_size,
+                  "refuse TFRecord input records longer than this")
+      ->capture_default_str();
+  AddDecompressionFlag(cmd, &flags->max_decompressed);
+  cmd->add_option("--max-row-size", flags->max_row_size,
+                  "refuse CSV rows and JSON lines longer than this (bounds memory)")
+      ->capture_default_str();
+  cmd->add_option("--max-columns", flags->max_columns,
+                  "refuse CSV input with more columns than this (bounds memory)")
+      ->capture_default_str();
   cmd->add_option("--threads", flags->threads, "worker threads (default: all cores)");
   cmd->add_flag("-q,--quiet", flags->quiet, "no progress and no summary line");
   cmd->add_flag("--json", flags->json, "print the summary as JSON on stdout");

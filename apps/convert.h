@@ -14,6 +14,7 @@
 #include <CLI/CLI.hpp>
 
 #include "common/status.h"
+#include "io/decompression_limit.h"
 
 namespace tfq::app {
 
@@ -30,7 +31,21 @@ struct ConvertFlags {
   bool quiet = false;
   bool json = false;
   int threads = 0;  // 0: all cores
+  // Input limits (docs/limits.md): TFRecord records, gzip/zlib expansion, CSV rows and JSON lines.
+  std::string max_record_size = "1GiB";
+  std::string max_decompressed = "100x";
+  std::string max_row_size = "64MiB";
+  uint64_t max_columns = 100000;  // CSV input
 };
+
+// The input limits, parsed; errors are usage errors naming the flag.
+struct InputLimits {
+  uint64_t max_record_bytes = 0;
+  DecompressionLimit decompression;
+  uint64_t max_row_bytes = 0;
+  uint64_t max_columns = 0;
+};
+Result<InputLimits> ParseInputLimits(const ConvertFlags& flags);
 
 // What a conversion reports; convert.cc prints it (a line on stderr, or JSON with --json).
 struct ConvertSummary {

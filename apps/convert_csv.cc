@@ -19,6 +19,7 @@
 #include "convert.h"
 #include "convert/csv_to_records.h"
 #include "csv/schema.h"
+#include "io/output_set.h"
 #include "tfrecord/open.h"
 
 namespace tfq::app {
@@ -144,12 +145,13 @@ class RecordOutputs {
     return Status::OK();
   }
 
+  // All shards or none (io/output_set.h).
   Status Close(ConvertSummary* summary) {
-    for (size_t k = 0; k < outputs_.size(); ++k) {
-      summary->bytes += outputs_[k]->bytes_written();
-      TFQ_RETURN_IF_ERROR(outputs_[k]->Close());
-      summary->outputs.push_back(paths_[k]);
-    }
+    std::vector<OutputStream*> outputs;
+    for (const auto& out : outputs_) outputs.push_back(out.get());
+    TFQ_RETURN_IF_ERROR(CloseTogether(outputs));
+    for (size_t k = 0; k < outputs_.size(); ++k) summary->bytes += outputs_[k]->bytes_written();
+    summary->outputs = paths_;
     return Status::OK();
   }
 
@@ -204,6 +206,14 @@ Status CsvToTfRecord(const ConvertFlags& flags, const std::vector<std::string>& 
   }
   Result<CsvToRecordsOptions> options = MakeOptions(flags, inputs.front());
   if (!options.ok()) return options.status();
+  Result<InputLimits> limits = ParseInputLimits(flags);
+  if (!limits.ok()) return limits.status();
+  options->max_row_bytes = static_cast<size_t>(limits->max_row_bytes);
+  options->max_columns = static_cast<size_t>(limits->max_columns);
+  const DecompressionLimit decompression = limits->decompression;
+  const CsvOpener open = [decompression](const std::string& path) {
+    return OpenCsvFile(path, decompression);
+  };
   if (options->infer_rows == CsvToRecordsOptions::kInferAll &&
       std::find(inputs.begin(), inputs.end(), "-") != inputs.end()) {
     return Status::InvalidArgument("--infer-rows all reads the input twice, which standard input cannot be");
@@ -225,7 +235,7 @@ Status CsvToTfRecord(const ConvertFlags& flags, const std::vector<std::string>& 
   };
   callbacks.progress = [&](const CsvProgress& p) { bar.Update(p); };
   CsvProgress result;
-  TFQ_RETURN_IF_ERROR(CsvToRecords(inputs, OpenCsvFile, *options, callbacks, &result));
+  TFQ_RETURN_IF_ERROR(CsvToRecords(inputs, open, *options, callbacks, &result));
   TFQ_RETURN_IF_ERROR(outputs.Close(summary));
   summary->records = result.records;
   summary->rows = result.rows;

@@ -33,11 +33,16 @@ Status TfRecordToCsv(const ConvertFlags& flags, const std::vector<std::string>& 
   Result<Compression> compression = ParseCompression(flags.compression);
   if (!compression.ok()) return compression.status();
   const Compression input_compression = *compression;
-  RecordOpener open = [input_compression](const std::string& path)
+  Result<InputLimits> limits = ParseInputLimits(flags);
+  if (!limits.ok()) return limits.status();
+  tfrecord::RecordReaderOptions reader_options;
+  reader_options.max_record_bytes = limits->max_record_bytes;
+  const DecompressionLimit decompression = limits->decompression;
+  RecordOpener open = [input_compression, reader_options, decompression](const std::string& path)
       -> Result<std::unique_ptr<tfrecord::RecordReader>> {
-    auto in = tfrecord::OpenRecordInput(path, input_compression);
+    auto in = tfrecord::OpenRecordInput(path, input_compression, decompression);
     if (!in.ok()) return in.status();
-    return std::make_unique<tfrecord::RecordReader>(std::move(in->stream), tfrecord::RecordReaderOptions{});
+    return std::make_unique<tfrecord::RecordReader>(std::move(in->stream), reader_options);
   };
   if (options.columns.empty()) {
     for (const std::string& path : inputs) {

@@ -47,13 +47,18 @@ Status JsonLinesToTfRecord(const ConvertFlags& flags, const std::vector<std::str
     const uint64_t i = index++;
     return sharded ? sharded->Write(i % flags.shards, record) : single_writer->Write(record);
   };
+  Result<InputLimits> limits = ParseInputLimits(flags);
+  if (!limits.ok()) return limits.status();
   JsonLinesOptions jopts;
   jopts.sequence = flags.sequence;
+  jopts.max_line_bytes = static_cast<size_t>(limits->max_row_bytes);
   for (const auto& path : inputs) {
     auto in = OpenInputFile(path);
     if (!in.ok()) return in.status();
     std::unique_ptr<InputStream> stream = std::move(in).value();
-    if (EndsWith(path, ".gz")) stream = NewDecompressingStream(std::move(stream), Compression::kGzip);
+    if (EndsWith(path, ".gz")) {
+      stream = NewDecompressingStream(std::move(stream), Compression::kGzip, limits->decompression);
+    }
     TFQ_RETURN_IF_ERROR(JsonLinesToRecords(stream.get(), jopts, sink, &summary->records));
   }
   if (sharded) {
@@ -78,15 +83,19 @@ Status TfRecordToJsonLines(const ConvertFlags& flags, const std::vector<std::str
   if (!form.ok()) return form.status();
   Result<Compression> compression = ParseCompression(flags.compression);
   if (!compression.ok()) return compression.status();
+  Result<InputLimits> limits = ParseInputLimits(flags);
+  if (!limits.ok()) return limits.status();
+  tfrecord::RecordReaderOptions reader_options;
+  reader_options.max_record_bytes = limits->max_record_bytes;
   auto out = CreateOutputFile(flags.output);
   if (!out.ok()) return out.status();
   std::string buffer;
   ExampleView example;
   SequenceExampleView sequence;
   for (const auto& path : inputs) {
-    auto in = tfrecord::OpenRecordInput(path, compression.value());
+    auto in = tfrecord::OpenRecordInput(path, compression.value(), limits->decompression);
     if (!in.ok()) return in.status();
-    tfrecord::RecordReader reader(std::move(in->stream), {});
+    tfrecord::RecordReader reader(std::move(in->stream), reader_options);
     std::string_view record;
     while (reader.Read(&record)) {
       const std::string where = path + ": record " + std::to_string(reader.record_index());

@@ -29,7 +29,7 @@ Status ResolveReshardIo(const RecordInputFlags& flags, const std::string& output
   TFQ_RETURN_IF_ERROR(ResolveRecordInputs(flags, paths, &scan));
   input->compression = scan.compression;
   input->reader = scan.reader;
-  input->max_decompressed_bytes = scan.max_decompressed_bytes;
+  input->decompression = scan.decompression;
   Result<Compression> c = ParseCompression(output_compression);
   if (!c.ok()) return c.status().WithPrefix("-c");
   *output = c.value() == Compression::kAuto ? CompressionFromExtension(suffix) : c.value();
@@ -43,17 +43,6 @@ void RaiseOpenFileLimit(uint64_t files) {
   if (limit.rlim_cur == RLIM_INFINITY || limit.rlim_cur >= want) return;
   limit.rlim_cur = limit.rlim_max == RLIM_INFINITY ? want : std::min(want, limit.rlim_max);
   setrlimit(RLIMIT_NOFILE, &limit);
-}
-
-void ReportLeftovers(const reshard::LeftoverReport& report) {
-  for (const auto& l : report.removed) {
-    PrintWarning("removed " + l.path + " (" + FormatByteSize(l.bytes) +
-                 "), left by an earlier run that was killed");
-  }
-  for (const auto& l : report.found) {
-    PrintWarning("found " + l.path + " (" + FormatByteSize(l.bytes) +
-                 "), a temporary file of a tfq run that was killed; delete it if nothing writes there");
-  }
 }
 
 namespace {

@@ -1,5 +1,5 @@
 // What `tfq shard` and `tfq shuffle` share on the command line: the compression flags, the
-// summary line and --json object, and the warnings about dropped records and leftovers.
+// summary line and --json object, and the warnings about dropped records.
 #ifndef TFQ_APPS_RESHARD_REPORT_H_
 #define TFQ_APPS_RESHARD_REPORT_H_
 
@@ -11,7 +11,6 @@
 #include "app_common.h"
 #include "common/status.h"
 #include "io/compression.h"
-#include "reshard/leftovers.h"
 #include "reshard/record_source.h"
 #include "reshard/summary.h"
 
@@ -31,8 +30,6 @@ Status ResolveReshardIo(const RecordInputFlags& flags, const std::string& output
 // limit allows; the open() failure explains it otherwise.
 void RaiseOpenFileLimit(uint64_t files);
 
-// Warns about temporaries of killed runs that were removed or found (reshard/leftovers.h).
-void ReportLeftovers(const reshard::LeftoverReport& report);
 
 // After a run: warns about dropped records, then prints the summary line on stderr (unless
 // quiet) or the JSON object on stdout. `selected` marks --index runs, whose expected records

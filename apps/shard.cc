@@ -4,7 +4,6 @@
 #include "app_common.h"
 #include "commands.h"
 #include "common/byte_size.h"
-#include "reshard/leftovers.h"
 #include "reshard/shard.h"
 #include "reshard_report.h"
 
@@ -49,7 +48,7 @@ int RunShardCommand(const ShardCommandOptions& opts) {
   if (s.ok()) s = reshard::ValidateShardOptions(options);
   if (!s.ok()) return ReportError(s);
   if (!options.contiguous && options.shards) RaiseOpenFileLimit(options.shards);
-  ReportLeftovers(reshard::CleanLeftovers(opts.output, {}));
+  CleanAndReportLeftovers({opts.output, {}, {}});
 
   reshard::RunSummary summary;
   const auto start = std::chrono::steady_clock::now();

@@ -4,7 +4,6 @@
 #include "app_common.h"
 #include "commands.h"
 #include "common/byte_size.h"
-#include "reshard/leftovers.h"
 #include "reshard/shuffle.h"
 #include "reshard_report.h"
 
@@ -50,7 +49,9 @@ int RunShuffleCommand(const ShuffleCommandOptions& opts) {
   if (s.ok()) s = reshard::ValidateShuffleOptions(options);
   if (!s.ok()) return ReportError(s);
   RaiseOpenFileLimit(paths.size() + (options.window ? options.shards : 1));  // re-reading keeps inputs open
-  ReportLeftovers(reshard::CleanLeftovers(opts.output, {reshard::ShuffleTmpDir(options)}));
+  // The bucket file has no name but for an instant (reshard/spill.h); one caught by SIGKILL then
+  // is ours wherever it is.
+  CleanAndReportLeftovers({opts.output, {reshard::ShuffleTmpDir(options)}, {"shuffle-spill."}});
 
   reshard::RunSummary summary;
   const auto start = std::chrono::steady_clock::now();

@@ -31,7 +31,7 @@ sections=(
   "inspect|scripts/bench-inspect.sh|1024 64 7|8 16 2"
   "images|scripts/bench-images.sh|--build {BUILD}|-"
   "csv|scripts/bench-csv.sh|{BUILD}|-"
-  "reshard|scripts/bench-reshard.sh|{BUILD}|-"
+  "reshard|scripts/bench-reshard.sh|4096 64 3 512MB|-"
   "throughput|builtin:tfq-bench|--seconds 2|--quick --threads 1 --seconds 0.05 --data-size 1MiB"
 )
 
@@ -60,11 +60,14 @@ export NODE_PATH=$TFQ_PEERS_DIR/node_modules${NODE_PATH:+:$NODE_PATH}
 ((tiny)) && export TFQ_BENCH_TINY=1
 
 install_peers() {
-  local packages=(libvips-tools python3-pil python3-opencv python3-protobuf nodejs npm)
+  local packages=(libvips-tools python3-pil python3-opencv python3-protobuf)
   local missing=()
   for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
   done
+  # Node.js may come from elsewhere than Debian (NodeSource's nodejs bundles npm and conflicts
+  # with Debian's npm package): install Debian's only where there is no npm at all.
+  command -v npm >/dev/null || missing+=(nodejs npm)
   if ((${#missing[@]})); then
     echo "bench-peers: installing ${missing[*]}" >&2
     export DEBIAN_FRONTEND=noninteractive

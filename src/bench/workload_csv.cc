@@ -1,6 +1,8 @@
-// csv-to-tfrecord: CSV text -> framed TFRecord records of tf.Examples, all in memory: chunking,
-// parsing, typed conversion (schema inferred once, as `tfq convert` infers it), Example encoding
-// and framing with the data CRC. MB/s of CSV input, and rows (records) per second.
+// csv-to-tfrecord: CSV text -> framed TFRecord records of tf.Examples, all in memory, through the
+// library call behind `tfq convert x.csv` (CsvToRecords with one thread per bench thread): chunking,
+// parsing, schema inference from the first 1000 rows, typed conversion and Example encoding (fused,
+// csv::RowExampleWriter), framing with the CRCs; the framed records are dropped as /dev/null
+// would take them. MB/s of CSV input, and rows (records) per second.
 //
 // Always on CSV generated here (the named inputs are TFRecord files): a table of ids, prices,
 // counts, categories, zip codes with leading zeros (which stay text), timestamps and free-text
@@ -9,17 +11,14 @@
 #include <array>
 #include <cstdio>
 #include <memory>
-#include <vector>
+#include <span>
+#include <string>
+#include <string_view>
 
 #include "bench/generate.h"
 #include "bench/view_stream.h"
 #include "bench/workload.h"
-#include "csv/chunker.h"
-#include "csv/converter.h"
-#include "csv/example_rows.h"
-#include "csv/infer.h"
-#include "csv/parser.h"
-#include "tfrecord/record_writer.h"
+#include "convert/csv_to_records.h"
 
 namespace tfq::bench {
 namespace {
@@ -59,66 +58,31 @@ class CsvWorkload : public Workload {
   Status Prepare(Dataset& data, size_t max_threads) override {
     // A quarter of the TFRecord data, within bounds that keep a pass between ~1 and ~50 ms.
     csv_ = GenerateCsv(std::clamp<size_t>(data.framed().size() / 4, 256 << 10, 8 << 20), data.seed() + 1);
-    ViewInputStream stream("generated.csv", csv_);
-    csv::Chunker chunker(&stream, options_);
-    csv::ChunkParser parser(options_);
-    csv::Chunk chunk;
-    csv::RowBatch batch;
-    bool done = false;
-    TFQ_RETURN_IF_ERROR(chunker.Next(&chunk, &done));
-    if (done) return Status::Internal("generated CSV is empty");
-    TFQ_RETURN_IF_ERROR(parser.Parse(chunk, &batch));
-    names_ = parser.column_names();
-    csv::SchemaInferrer inferrer(names_, csv::Schema{}, csv::NaMatcher());
-    inferrer.AddBatch(batch, 0, 1000);
-    Result<csv::Schema> schema = inferrer.Finish();
-    if (!schema.ok()) return schema.status();
-    Result<csv::RowConverter> converter = csv::RowConverter::Make(*schema, names_, csv::NaMatcher());
-    if (!converter.ok()) return converter.status();
-    threads_.clear();
-    for (size_t i = 0; i < max_threads; ++i) threads_.push_back({converter.value(), {}, {}, {}, {}, {}});
     Work check;
     return RunPass(0, 1, &check);  // the data converts cleanly before anything is timed
   }
 
-  Status RunPass(size_t thread, size_t, Work* work) override {
-    PerThread& t = threads_[thread];
-    ViewInputStream stream("generated.csv", csv_);
-    csv::Chunker chunker(&stream, options_);
-    csv::ChunkParser parser(options_);
-    parser.SetColumnNames(names_);
-    for (;;) {
-      bool done = false;
-      TFQ_RETURN_IF_ERROR(chunker.Next(&t.chunk, &done));
-      if (done) break;
-      TFQ_RETURN_IF_ERROR(parser.Parse(t.chunk, &t.batch));
-      t.framed.clear();
-      for (size_t row = 0; row < t.batch.num_rows(); ++row) {
-        TFQ_RETURN_IF_ERROR(t.converter.Convert(t.batch, row));
-        t.example.clear();
-        t.encoder.Encode(t.converter, &t.example);
-        tfrecord::AppendFramedRecord(t.example, &t.framed);
-      }
-      work->records += t.batch.num_rows();
-    }
+  Status RunPass(size_t, size_t, Work* work) override {
+    CsvOpener open = [this](const std::string& name) -> Result<std::unique_ptr<InputStream>> {
+      return std::unique_ptr<InputStream>(std::make_unique<ViewInputStream>(name, csv_));
+    };
+    CsvToRecordsOptions options;  // tfq convert's defaults, one thread
+    uint64_t framed_bytes = 0;
+    CsvCallbacks callbacks;
+    callbacks.sink = [&](std::string_view framed, std::span<const size_t>) {
+      framed_bytes += framed.size();
+      return Status::OK();
+    };
+    CsvProgress progress;
+    TFQ_RETURN_IF_ERROR(CsvToRecords({"generated.csv"}, open, options, callbacks, &progress));
+    if (framed_bytes == 0) return Status::Internal("csv-to-tfrecord wrote nothing");
+    work->records += progress.records;
     work->bytes += csv_.size();
     return Status::OK();
   }
 
  private:
-  struct PerThread {
-    csv::RowConverter converter;
-    csv::RowExampleEncoder encoder;
-    csv::Chunk chunk;
-    csv::RowBatch batch;
-    std::string example;
-    std::string framed;  // one chunk's records, as a writer would buffer them
-  };
-
-  csv::ParseOptions options_;
   std::string csv_;
-  std::vector<std::string> names_;
-  std::vector<PerThread> threads_;
 };
 
 }  // namespace

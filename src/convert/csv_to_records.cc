@@ -15,6 +15,9 @@
 namespace tfq {
 namespace {
 
+// Bytes of parsed chunks held while the schema is inferred (the rows wait for their schema).
+constexpr size_t kMaxPrologueBytes = size_t{64} << 20;
+
 using internal::CsvRecordPool;
 using internal::CsvSlot;
 
@@ -82,6 +85,12 @@ Status Conversion::NoteColumns(const csv::RowBatch& batch, const csv::ChunkParse
     if (!n.ok()) return n.status();
     names = std::move(n).value();
   }
+  if (names.size() > options_.max_columns) {
+    return Status::ResourceExhausted(
+        inputs_[index] + ": line 1: " + std::to_string(names.size()) + " columns, more than the limit of " +
+        std::to_string(options_.max_columns) +
+        " (every column costs about a kilobyte in each thread); raise it with --max-columns if the file is genuine");
+  }
   *known = true;
   if (names_.empty()) {
     names_ = std::move(names);
@@ -97,7 +106,7 @@ Status Conversion::InferAllPass() {
   for (size_t i = 0; i < inputs_.size(); ++i) {
     Result<std::unique_ptr<InputStream>> in = open_(inputs_[i]);
     if (!in.ok()) return in.status();
-    csv::Chunker chunker(in->get(), options_.parse, {options_.chunk_bytes});
+    csv::Chunker chunker(in->get(), options_.parse, {options_.chunk_bytes, options_.max_row_bytes});
     csv::ChunkParser parser(options_.parse);
     if (!names_.empty()) parser.SetColumnNames(names_);
     csv::Chunk chunk;
@@ -151,7 +160,7 @@ Status Conversion::StartConversion() {
 
 Status Conversion::WriteSlot(const CsvSlot& slot) {
   if (!slot.ends.empty()) {
-    TFQ_RETURN_IF_ERROR(callbacks_.sink(slot.framed, slot.ends));
+    TFQ_RETURN_IF_ERROR(callbacks_.sink(slot.framed.view(), slot.ends));
   }
   progress_.rows += slot.batch.num_rows() + slot.batch.skipped_rows();
   progress_.records += slot.ends.size();
@@ -167,7 +176,7 @@ Status Conversion::ConvertInput(size_t index) {
   if (!in.ok()) return in.status();
   current_ = in->get();
   progress_.input_index = index;
-  csv::Chunker chunker(in->get(), options_.parse, {options_.chunk_bytes});
+  csv::Chunker chunker(in->get(), options_.parse, {options_.chunk_bytes, options_.max_row_bytes});
 
   // Prologue: parse on this thread until the columns are known (and, for the first input with a
   // pass-free inference, until enough rows were seen), keeping the parsed chunks.
@@ -176,7 +185,11 @@ Status Conversion::ConvertInput(size_t index) {
   if (!names_.empty()) parser.SetColumnNames(names_);
   bool known = false;
   bool done = false;
-  while (!done && (!known || Inferring())) {
+  // The chunks held here are bounded too: inference stops at kMaxPrologueBytes even with fewer
+  // rows, or a file of blank lines (a gzip bomb of newlines) would be held whole.
+  const size_t hold_cap = std::max(kMaxPrologueBytes, options_.max_row_bytes);
+  size_t held = 0;
+  while (!done && (!known || (Inferring() && held < hold_cap))) {
     auto slot = std::make_unique<CsvSlot>();
     Status s = chunker.Next(&slot->chunk, &done);
     if (s.ok() && !done) s = parser.Parse(slot->chunk, &slot->batch);
@@ -187,6 +200,11 @@ Status Conversion::ConvertInput(size_t index) {
     }
     if (done) break;
     slot->parsed = true;
+    held += slot->chunk.bytes.size();
+    if (!known && held >= hold_cap) {
+      return Status::InvalidData(inputs_[index] + ": no header row in the first " +
+                                 std::to_string(held) + " bytes (only blank lines)");
+    }
     if (known && Inferring()) {
       if (!inferrer_) inferrer_ = std::make_unique<csv::SchemaInferrer>(names_, options_.declared, na_);
       inferrer_->AddBatch(slot->batch, 0, options_.infer_rows);
@@ -232,10 +250,11 @@ Status Conversion::Run() {
 
 }  // namespace
 
-Result<std::unique_ptr<InputStream>> OpenCsvFile(const std::string& path) {
+Result<std::unique_ptr<InputStream>> OpenCsvFile(const std::string& path,
+                                                 const DecompressionLimit& limit) {
   Result<std::unique_ptr<InputStream>> in = OpenInputFile(path);
   if (!in.ok() || !EndsWith(path, ".gz")) return in;
-  return NewDecompressingStream(std::move(in).value(), Compression::kGzip);
+  return NewDecompressingStream(std::move(in).value(), Compression::kGzip, limit);
 }
 
 Status CsvToRecords(const std::vector<std::string>& inputs, const CsvOpener& open,

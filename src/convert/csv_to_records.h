@@ -10,7 +10,9 @@
 //
 // The schema: the file's columns (header or given names), the declared specs kept as given, the
 // others inferred from the first `infer_rows` rows (csv/infer.h; kInferAll reads every input once
-// more before converting), then the label column made required, then --select/--exclude.
+// more before converting; without it, at most the rows of the first 64 MiB or `max_row_bytes`,
+// whose chunks are held until the schema is known), then the label column made required, then
+// --select/--exclude.
 //
 // Determinism: the bytes handed to the sink do not depend on `threads` or on timing, and the
 // error reported is always the first in input order (a worker's error in chunk k wins over any
@@ -30,6 +32,7 @@
 #include "common/status.h"
 #include "csv/options.h"
 #include "csv/schema.h"
+#include "io/decompression_limit.h"
 #include "io/input_stream.h"
 
 namespace tfq {
@@ -47,13 +50,18 @@ struct CsvToRecordsOptions {
   uint64_t infer_rows = 1000;             // kInferAll: a first pass over every input
   int threads = 1;                        // >= 1
   size_t chunk_bytes = size_t{1} << 20;
+  // A row (or an unclosed quote) longer than this is an error: it bounds memory (--max-row-size).
+  size_t max_row_bytes = size_t{64} << 20;
+  // More columns than this is an error (--max-columns): each one costs memory in every thread.
+  size_t max_columns = 100000;
 };
 
 // Opens an input by name (called twice per input with kInferAll). Errors name the input.
 using CsvOpener = std::function<Result<std::unique_ptr<InputStream>>(const std::string& name)>;
 
-// Opens a file ("-" = stdin); a name ending in ".gz" is decompressed (gzip).
-Result<std::unique_ptr<InputStream>> OpenCsvFile(const std::string& path);
+// Opens a file ("-" = stdin); a name ending in ".gz" is decompressed (gzip) within `limit`.
+Result<std::unique_ptr<InputStream>> OpenCsvFile(
+    const std::string& path, const DecompressionLimit& limit = DecompressionLimit::Default());
 
 struct CsvProgress {
   uint64_t rows = 0;          // data rows read (skipped ragged rows included)

@@ -13,7 +13,8 @@ CsvRecordPool::CsvRecordPool(int threads, const csv::ParseOptions& parse,
       writer_(std::move(writer)) {
   const int n = threads < 1 ? 1 : threads;
   for (int i = 0; i < n; ++i) {
-    workers_.push_back(std::make_unique<Worker>(Worker{csv::ChunkParser(parse), converter, {}}));
+    workers_.push_back(
+        std::make_unique<Worker>(Worker{csv::ChunkParser(parse), csv::RowExampleWriter(converter)}));
     workers_.back()->parser.SetColumnNames(names);
   }
   if (n > 1) {
@@ -30,25 +31,27 @@ CsvRecordPool::~CsvRecordPool() {
   for (std::thread& t : threads_) t.join();
 }
 
-// Frames each record in place: room for the header, the Example appended behind it, then the
-// header and the data CRC filled in. No allocation once the slot's buffers have grown.
+// Frames each record in place: room for the header, the Example written behind it, then the
+// header and the data CRC filled in (while the record is in the cache; the CPU overlaps the CRC's
+// dependency chain with encoding the next row, so batching CRCs across records gained nothing).
+// No allocation once the slot's buffers have grown.
 Status CsvRecordPool::Process(CsvSlot* slot, Worker* worker) {
   if (!slot->parsed) TFQ_RETURN_IF_ERROR(worker->parser.Parse(slot->chunk, &slot->batch));
-  slot->framed.clear();
+  ByteBuffer& framed = slot->framed;
+  framed.clear();
   slot->ends.clear();
   const csv::RowBatch& batch = slot->batch;
   for (size_t i = 0; i < batch.num_rows(); ++i) {
-    TFQ_RETURN_IF_ERROR(worker->converter.Convert(batch, i));
-    const size_t start = slot->framed.size();
-    slot->framed.resize(start + tfrecord::kHeaderSize);
-    worker->encoder.Encode(worker->converter, &slot->framed);
-    const size_t length = slot->framed.size() - start - tfrecord::kHeaderSize;
-    char* record = slot->framed.data() + start;
+    const size_t start = framed.size();
+    framed.CommitTo(framed.Reserve(tfrecord::kHeaderSize) + tfrecord::kHeaderSize);
+    TFQ_RETURN_IF_ERROR(worker->writer.Append(batch, i, &framed));
+    const size_t length = framed.size() - start - tfrecord::kHeaderSize;
+    char* footer = framed.Reserve(tfrecord::kFooterSize);
+    char* record = framed.data() + start;
     tfrecord::EncodeHeader(length, record);
-    char footer[tfrecord::kFooterSize];
     tfrecord::EncodeFixed32(footer, tfrecord::MaskedCrc(record + tfrecord::kHeaderSize, length));
-    slot->framed.append(footer, sizeof footer);
-    slot->ends.push_back(slot->framed.size());
+    framed.CommitTo(footer + tfrecord::kFooterSize);
+    slot->ends.push_back(framed.size());
   }
   return Status::OK();
 }

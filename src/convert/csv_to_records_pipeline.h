@@ -21,6 +21,7 @@
 #include <thread>
 #include <vector>
 
+#include "common/byte_buffer.h"
 #include "common/status.h"
 #include "csv/chunker.h"
 #include "csv/converter.h"
@@ -35,7 +36,7 @@ struct CsvSlot {
   csv::Chunk chunk;
   csv::RowBatch batch;
   bool parsed = false;      // `batch` already holds the parsed chunk (schema prologue)
-  std::string framed;       // the chunk's records, framed, back to back
+  ByteBuffer framed;        // the chunk's records, framed, back to back
   std::vector<size_t> ends;  // end offset of each record in `framed`
   Status status;
   bool done = false;
@@ -45,7 +46,8 @@ class CsvRecordPool {
  public:
   using Writer = std::function<Status(const CsvSlot& slot)>;
 
-  // `converter` is copied per thread; parsers get `names` (the expected field count).
+  // Each thread converts as `converter` does (csv::RowExampleWriter); parsers get `names` (the
+  // expected field count).
   CsvRecordPool(int threads, const csv::ParseOptions& parse, const std::vector<std::string>& names,
                 const csv::RowConverter& converter, Writer writer);
   ~CsvRecordPool();
@@ -67,8 +69,7 @@ class CsvRecordPool {
  private:
   struct Worker {
     csv::ChunkParser parser;
-    csv::RowConverter converter;
-    csv::RowExampleEncoder encoder;
+    csv::RowExampleWriter writer;
   };
 
   static Status Process(CsvSlot* slot, Worker* worker);

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "convert/json_prescan.h"
 #include "convert/line_reader.h"
 #include "example/example.h"
 
@@ -17,6 +18,18 @@ Status JsonLinesToRecords(InputStream* in, const JsonLinesOptions& options, cons
   while (lines.Next(&line)) {
     if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
     const std::string where = in->name() + ": line " + std::to_string(lines.line_number());
+    const JsonPrescan prescan = PrescanJson(line);
+    if (prescan.depth > kMaxJsonDepth) {
+      return Status::InvalidData(where + ": JSON nested deeper than " + std::to_string(kMaxJsonDepth) +
+                                 " levels (a tf.Example needs at most 8); the line is not read");
+    }
+    if (!prescan.big_integer.empty()) {
+      const std::string_view n = prescan.big_integer;
+      return Status::InvalidData(
+          where + ": the integer " + std::string(n.substr(0, 40)) + (n.size() > 40 ? "..." : "") +
+          " at byte " + std::to_string(prescan.big_integer_offset) +
+          " does not fit in 64 bits (int64 features hold -2^63..2^63-1; write a float with a '.' or an exponent)");
+    }
     // Ordered: features keep the line's order, so printed records read back byte-identical.
     nlohmann::ordered_json value =
         nlohmann::ordered_json::parse(line, nullptr, /*allow_exceptions=*/false);

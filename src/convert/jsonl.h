@@ -15,7 +15,7 @@ namespace tfq {
 
 struct JsonLinesOptions {
   bool sequence = false;              // lines are SequenceExamples
-  size_t max_line_bytes = 256 << 20;  // bounds memory per line
+  size_t max_line_bytes = size_t{64} << 20;  // bounds memory per line (--max-row-size)
 };
 
 using RecordSink = std::function<Status(std::string_view record)>;

@@ -32,7 +32,7 @@ bool LineReader::Next(std::string_view* line) {
   }
   status_ = Status::ResourceExhausted(in_->name() + ": line " + std::to_string(line_number_ + 1) +
                                       " is longer than " + std::to_string(max_line_) +
-                                      " bytes (the limit that bounds memory)");
+                                      " bytes, the limit that bounds memory; raise it with --max-row-size if the file is genuine");
   return false;
 }
 

@@ -32,8 +32,9 @@ struct ScanTotals {
 //
 // This scan is the serial part of parallel parsing, so it is built twice, with and without the
 // POPCNT instruction (not in baseline x86-64; libgcc's fallback is a call per count), and the
-// loader picks one (GCC function multiversioning).
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+// loader picks one (GCC function multiversioning). Not under ThreadSanitizer: the loader runs
+// the (instrumented) ifunc resolver before TSan's runtime is up, and the program crashes at start.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_THREAD__)
 __attribute__((target_clones("popcnt", "default")))
 #endif
 void ScanRecords(const char* p, size_t len, bool quoting, ScanState* st, ScanTotals* t) {
@@ -104,6 +105,7 @@ Status Chunker::RecordTooLong(std::string_view scanned) const {
   } else {
     msg += ": a record longer than " + std::to_string(options_.max_record_bytes) + " bytes";
   }
+  msg += ", the limit that bounds memory; raise it with --max-row-size if the file is genuine";
   return Status::ResourceExhausted(std::move(msg));
 }
 

@@ -1,6 +1,8 @@
 #include "csv/converter.h"
 
 #include <string>
+#include <string_view>
+#include <unordered_map>
 
 namespace tfq::csv {
 namespace {
@@ -20,13 +22,15 @@ Result<RowConverter> RowConverter::Make(const Schema& schema,
   TFQ_RETURN_IF_ERROR(ValidateSchema(schema, "schema"));
   RowConverter conv;
   conv.na_ = std::move(na);
+  // By name through a map: a header of a million columns must not cost a million squared.
+  std::unordered_map<std::string_view, size_t> field_of;
+  field_of.reserve(file_columns.size());
+  for (size_t i = 0; i < file_columns.size(); ++i) field_of[file_columns[i]] = i;  // last wins
   for (const ColumnSpec& spec : schema.columns) {
     Column c;
     c.spec = spec;
-    c.field = file_columns.size();
-    for (size_t i = 0; i < file_columns.size(); ++i) {
-      if (file_columns[i] == spec.name) c.field = i;
-    }
+    auto found = field_of.find(spec.name);
+    c.field = found == field_of.end() ? file_columns.size() : found->second;
     if (c.field == file_columns.size()) {
       return Status::InvalidArgument("the schema names a column \"" + spec.name +
                                      "\" that the CSV header does not have");

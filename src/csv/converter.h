@@ -45,6 +45,16 @@ class RowConverter {
     return Range(bytes_, col, ColumnKind::kBytes);
   }
 
+  // What a fused writer (example_rows.h) needs to convert the same way: the source field of
+  // output column `col`, the NA strings, and the column's default converted (empty spans and
+  // has_default() false without one).
+  size_t field(size_t col) const { return columns_[col].field; }
+  const NaMatcher& na() const { return na_; }
+  bool has_default(size_t col) const { return columns_[col].has_default; }
+  std::span<const int64_t> default_int64s(size_t col) const { return columns_[col].default_int64s; }
+  std::span<const float> default_floats(size_t col) const { return columns_[col].default_floats; }
+  std::span<const std::string> default_bytes(size_t col) const { return columns_[col].default_bytes; }
+
  private:
   struct Column {
     ColumnSpec spec;

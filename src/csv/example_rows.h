@@ -8,16 +8,22 @@
 #ifndef TFQ_CSV_EXAMPLE_ROWS_H_
 #define TFQ_CSV_EXAMPLE_ROWS_H_
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "common/byte_buffer.h"
+#include "common/status.h"
 #include "csv/converter.h"
+#include "csv/row_batch.h"
 #include "example/example.h"
+#include "example/keyed_encoder.h"
 
 namespace tfq::csv {
 
-// Reuse one per thread: nothing allocates once its buffers have grown.
+// Encodes the typed values of a RowConverter. Reuse one per thread: nothing allocates once its
+// buffers have grown.
 class RowExampleEncoder {
  public:
   // Appends the serialized tf.Example of the row `converter` converted last to *out.
@@ -25,6 +31,45 @@ class RowExampleEncoder {
 
  private:
   ExampleEncoder encoder_;
+  std::vector<std::string_view> bytes_;
+};
+
+// Converts and encodes in one pass: each field of a parsed row is parsed straight into the
+// Example's bytes (KeyedExampleEncoder), with no typed values in between. The bytes and the
+// errors are exactly those of RowConverter::Convert followed by RowExampleEncoder::Encode (an
+// error re-runs the converter on the row for its message). The hot path of `tfq convert`.
+//
+// Thread safety: none; one writer per thread (copies are independent).
+class RowExampleWriter {
+ public:
+  // Converts as `converter` does (its schema, source fields, NA strings, defaults).
+  explicit RowExampleWriter(const RowConverter& converter);
+
+  // Appends the tf.Example of row `row` of `batch` to *out. On error *out is unchanged.
+  Status Append(const RowBatch& batch, size_t row, ByteBuffer* out);
+
+ private:
+  enum class Mode : uint8_t { kInt64, kFloat, kBytes, kInt64List, kFloatList, kBytesList };
+  struct Column {
+    uint32_t field = 0;  // source field in a row
+    Mode mode = Mode::kBytes;
+    char separator = 0;
+    bool missing_is_error = false;  // required, without a default
+    uint32_t missing = 0;  // the whole entry for a missing value, in missing_
+    uint32_t missing_size = 0;
+    size_t room = 0;  // bytes to reserve beyond room_per_byte * the field's size
+    size_t room_per_byte = 0;
+  };
+  char* Grow(ByteBuffer* out, char* p, size_t need, char** limit);
+  Status Error(const RowBatch& batch, size_t row);
+
+  RowConverter converter_;  // the error path
+  KeyedExampleEncoder encoder_;
+  NaMatcher na_;
+  std::vector<Column> columns_;
+  std::string missing_;  // precomputed entries, padded for KeyedExampleEncoder's copies
+  std::vector<int64_t> int64s_;  // list elements of the current field
+  std::vector<float> floats_;
   std::vector<std::string_view> bytes_;
 };
 

@@ -63,36 +63,6 @@ NaMatcher::NaMatcher(std::vector<std::string> na_values) {
   }
 }
 
-bool ParseInt64(std::string_view text, int64_t* out) {
-  const char* p = text.data();
-  const char* const e = p + text.size();
-  if (p == e) return false;
-  const bool negative = *p == '-';
-  if (negative && ++p == e) return false;
-  if (*p == '0') {  // "0" alone; "-0" and leading zeros would not survive a round trip
-    if (p + 1 != e || negative) return false;
-    *out = 0;
-    return true;
-  }
-  if (e - p > 19) return false;  // 19 digits always fit in uint64_t
-  uint64_t v = 0;
-  for (; p < e; ++p) {
-    const unsigned d = static_cast<unsigned char>(*p - '0');
-    if (d > 9) return false;
-    v = v * 10 + d;
-  }
-  constexpr uint64_t kMax = static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
-  if (negative) {
-    if (v > kMax + 1) return false;
-    *out = static_cast<int64_t>(0 - v);  // two's complement wrap, defined since C++20
-  } else {
-    if (v > kMax) return false;
-    *out = static_cast<int64_t>(v);
-  }
-  return true;
-}
-
-
 FloatParse ParseFloat(std::string_view text, float* out, bool* integral) {
   const char* p = text.data();
   const char* const e = p + text.size();

@@ -18,8 +18,32 @@
 
 namespace tfq::csv {
 
-// Parses the canonical int64 spelling (above). Fast: no locale, no allocation.
-bool ParseInt64(std::string_view text, int64_t* out);
+// Parses the canonical int64 spelling (above). Fast: no locale, no allocation; inline, since
+// converting a CSV row calls it per field.
+inline bool ParseInt64(std::string_view text, int64_t* out) {
+  const char* p = text.data();
+  size_t n = text.size();
+  if (n == 0) return false;
+  const bool negative = *p == '-';
+  p += negative;
+  n -= negative;
+  if (n == 0 || n > 19) return false;  // 19 digits always fit in uint64_t
+  if (*p == '0') {  // "0" alone; "-0" and leading zeros would not survive a round trip
+    if (n != 1 || negative) return false;
+    *out = 0;
+    return true;
+  }
+  uint64_t v = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const unsigned d = static_cast<unsigned char>(p[i] - '0');
+    if (d > 9) return false;
+    v = v * 10 + d;
+  }
+  constexpr uint64_t kMax = uint64_t{0x7fffffffffffffff};
+  if (v > kMax + negative) return false;
+  *out = negative ? static_cast<int64_t>(0 - v) : static_cast<int64_t>(v);  // C++20: wraps
+  return true;
+}
 
 enum class FloatParse : uint8_t {
   kOk,

@@ -13,6 +13,17 @@ namespace {
 
 std::string Dims(int w, int h) { return std::to_string(w) + "x" + std::to_string(h); }
 
+// Checked from the markers before decoding: decoding time grows with the number of scans.
+Status CheckScans(const JpegInfo& info, std::string_view input) {
+  if (!info.multi_scan) return Status::OK();  // one scan holds every component
+  if (CountJpegScans(input, info.scan_offset) > kMaxJpegScans) {
+    return Status::InvalidData("JPEG has more than " + std::to_string(kMaxJpegScans) +
+                               " scans (real encoders write a few dozen; such a file would take "
+                               "minutes to decode)");
+  }
+  return Status::OK();
+}
+
 // The pixel limit applies to what is about to be allocated (see ConvertOptions::max_pixels).
 Status CheckPixels(const JpegInfo& info, JpegScale scale, uint64_t max_pixels) {
   if (info.multi_scan) {
@@ -51,6 +62,7 @@ Status CheckJpeg(ConverterState& st, const ConvertOptions& o, std::string_view i
                  ConvertedImage* out) {
   JpegScale scale = SmallestJpegScale();
   TFQ_RETURN_IF_ERROR(CheckPixels(info, scale, o.max_pixels));
+  TFQ_RETURN_IF_ERROR(CheckScans(info, input));
   const bool cmyk = info.color == JpegColor::kCmyk || info.color == JpegColor::kYcck;
   TFQ_RETURN_IF_ERROR(st.jpeg_decoder.DecodeToPixels(input, info, scale,
                                                      cmyk ? DecodeFormat::kCmyk : DecodeFormat::kGray,
@@ -148,6 +160,7 @@ Status ConvertJpeg(ConverterState& st, const ConvertOptions& o, std::string_view
                                           layout.stored_out_width, layout.stored_out_height, o.dct_scales);
   TFQ_RETURN_IF_ERROR(CheckPixels(info, scale, o.max_pixels));
   TFQ_RETURN_IF_ERROR(CheckOutputSize(layout, o.max_pixels));
+  TFQ_RETURN_IF_ERROR(CheckScans(info, input));
 
   Subsampling file_subsampling;
   if (o.channels == 3 && st.jpeg_decoder.CanDecodeToYuv(input, info, &file_subsampling)) {

@@ -1,5 +1,6 @@
 #include "image/jpeg_header.h"
 
+#include <cstring>
 #include <string>
 
 #include "image/exif.h"
@@ -189,6 +190,33 @@ Result<JpegInfo> ParseJpegHeader(std::string_view b) {
     }
     pos += length;
   }
+}
+
+}  // namespace tfq::image
+
+namespace tfq::image {
+
+int CountJpegScans(std::string_view b, size_t first_scan, int stop_above) {
+  int scans = 0;
+  size_t pos = first_scan;
+  while (pos < b.size() && scans <= stop_above) {
+    // The next marker: 0xFF then a code other than 0x00 (a stuffed byte in entropy-coded data),
+    // 0xFF (fill) or RST0-7 (restart markers live inside a scan's data).
+    const void* ff = std::memchr(b.data() + pos, 0xFF, b.size() - pos);
+    if (ff == nullptr) break;
+    pos = static_cast<size_t>(static_cast<const char*>(ff) - b.data()) + 1;
+    if (pos >= b.size()) break;
+    const int marker = U8(b, pos);
+    if (marker == 0x00 || marker == 0xFF || (marker >= 0xD0 && marker <= 0xD7)) continue;
+    ++pos;
+    if (marker == kEoi) break;
+    if (IsStandalone(marker)) continue;
+    if (marker == kSos) ++scans;
+    // Skip the segment (SOS, DHT, DQT, DRI, ... between scans); the scan's data follows SOS.
+    if (b.size() - pos < 2) break;
+    pos += U16(b, pos);
+  }
+  return scans;
 }
 
 }  // namespace tfq::image

@@ -52,6 +52,16 @@ const char* JpegSubsamplingName(const JpegInfo& info);
 //                 data, malformed segments.
 Result<JpegInfo> ParseJpegHeader(std::string_view bytes);
 
+// The most scans tfq decodes in one file. libjpeg-turbo 2.1.5 has no limit, and each scan of a
+// progressive file is a pass over every DCT block, so a small file of thousands of (empty) scans
+// costs minutes; real encoders write at most a few dozen. 500 is libjpeg-turbo 3's tjbench limit.
+constexpr int kMaxJpegScans = 500;
+
+// Counts the SOS markers from `first_scan` (JpegInfo::scan_offset) by walking the markers between
+// scans and stepping over entropy-coded data with memchr; stops once the count passes
+// `stop_above`. Linear in the file size, allocates nothing; a truncated file counts what it has.
+int CountJpegScans(std::string_view bytes, size_t first_scan, int stop_above = kMaxJpegScans);
+
 }  // namespace tfq::image
 
 #endif  // TFQ_IMAGE_JPEG_HEADER_H_

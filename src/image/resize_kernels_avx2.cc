@@ -29,25 +29,31 @@ inline void MultiplyAddRows(__m256i a, __m256i b, __m256i w, __m256i acc[4]) {
 
 inline __m256i Load32(const uint8_t* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
 
+// Output pixels [x, x + 32).
+inline void VerticalBlock32(const uint8_t* const* rows, const int16_t* coeffs, int taps, int x, uint8_t* out) {
+  __m256i acc[4];
+  for (__m256i& a : acc) a = _mm256_set1_epi32(kRound);
+  int k = 0;
+  for (; k + 1 < taps; k += 2) {
+    MultiplyAddRows(Load32(rows[k] + x), Load32(rows[k + 1] + x), PairWeights256(coeffs[k], coeffs[k + 1]), acc);
+  }
+  if (k < taps) MultiplyAddRows(Load32(rows[k] + x), _mm256_setzero_si256(), PairWeights256(coeffs[k], 0), acc);
+  for (__m256i& a : acc) a = _mm256_srai_epi32(a, AxisWeights::kBits);
+  const __m256i px = _mm256_packus_epi16(_mm256_packs_epi32(acc[0], acc[1]), _mm256_packs_epi32(acc[2], acc[3]));
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + x), px);
+}
+
 void VerticalRowAvx2(const uint8_t* const* rows, const int16_t* coeffs, int taps, int n, uint8_t* out) {
   int x = 0;
-  for (; x + 32 <= n; x += 32) {
-    __m256i acc[4];
-    for (__m256i& a : acc) a = _mm256_set1_epi32(kRound);
-    int k = 0;
-    for (; k + 1 < taps; k += 2) {
-      MultiplyAddRows(Load32(rows[k] + x), Load32(rows[k + 1] + x), PairWeights256(coeffs[k], coeffs[k + 1]),
-                      acc);
-    }
-    if (k < taps) {
-      MultiplyAddRows(Load32(rows[k] + x), _mm256_setzero_si256(), PairWeights256(coeffs[k], 0), acc);
-    }
-    for (__m256i& a : acc) a = _mm256_srai_epi32(a, AxisWeights::kBits);
-    const __m256i px =
-        _mm256_packus_epi16(_mm256_packs_epi32(acc[0], acc[1]), _mm256_packs_epi32(acc[2], acc[3]));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + x), px);
+  for (; x + 32 <= n; x += 32) VerticalBlock32(rows, coeffs, taps, x, out);
+  if (x == n) return;
+  // The tail: one more block ending at n, overlapping the last (each pixel is computed alone, so
+  // the overlap writes the same values again); rows of fewer than 32 pixels go the portable way.
+  if (n >= 32) {
+    VerticalBlock32(rows, coeffs, taps, n - 32, out);
+  } else {
+    VerticalRange(rows, coeffs, taps, x, n, out);
   }
-  VerticalRange(rows, coeffs, taps, x, n, out);
 }
 
 // Lane i of the result is the sum of the eight lanes of v[i].

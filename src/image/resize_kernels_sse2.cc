@@ -28,22 +28,31 @@ inline __m128i PairWeights(int16_t w0, int16_t w1) {
   return _mm_set1_epi32(static_cast<int32_t>(static_cast<uint16_t>(w0)) | static_cast<int32_t>(w1) << 16);
 }
 
+// Output pixels [x, x + 16).
+inline void VerticalBlock16(const uint8_t* const* rows, const int16_t* coeffs, int taps, int x, uint8_t* out) {
+  __m128i acc[4];
+  for (__m128i& a : acc) a = _mm_set1_epi32(kRound);
+  int k = 0;
+  for (; k + 1 < taps; k += 2) {
+    MultiplyAddRows(Load(rows[k] + x), Load(rows[k + 1] + x), PairWeights(coeffs[k], coeffs[k + 1]), acc);
+  }
+  if (k < taps) MultiplyAddRows(Load(rows[k] + x), _mm_setzero_si128(), PairWeights(coeffs[k], 0), acc);
+  for (__m128i& a : acc) a = _mm_srai_epi32(a, AxisWeights::kBits);
+  // Saturating packs clamp to 0..255, as Clamp8 does.
+  const __m128i px = _mm_packus_epi16(_mm_packs_epi32(acc[0], acc[1]), _mm_packs_epi32(acc[2], acc[3]));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(out + x), px);
+}
+
 void VerticalRowSse2(const uint8_t* const* rows, const int16_t* coeffs, int taps, int n, uint8_t* out) {
   int x = 0;
-  for (; x + 16 <= n; x += 16) {
-    __m128i acc[4];
-    for (__m128i& a : acc) a = _mm_set1_epi32(kRound);
-    int k = 0;
-    for (; k + 1 < taps; k += 2) {
-      MultiplyAddRows(Load(rows[k] + x), Load(rows[k + 1] + x), PairWeights(coeffs[k], coeffs[k + 1]), acc);
-    }
-    if (k < taps) MultiplyAddRows(Load(rows[k] + x), _mm_setzero_si128(), PairWeights(coeffs[k], 0), acc);
-    for (__m128i& a : acc) a = _mm_srai_epi32(a, AxisWeights::kBits);
-    // Saturating packs clamp to 0..255, as Clamp8 does.
-    const __m128i px = _mm_packus_epi16(_mm_packs_epi32(acc[0], acc[1]), _mm_packs_epi32(acc[2], acc[3]));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + x), px);
+  for (; x + 16 <= n; x += 16) VerticalBlock16(rows, coeffs, taps, x, out);
+  if (x == n) return;
+  // The tail: one more block ending at n, overlapping the last (see resize_kernels_avx2.cc).
+  if (n >= 16) {
+    VerticalBlock16(rows, coeffs, taps, n - 16, out);
+  } else {
+    VerticalRange(rows, coeffs, taps, x, n, out);
   }
-  VerticalRange(rows, coeffs, taps, x, n, out);
 }
 
 // The sum of 8-tap blocks of one output, as four partial sums.

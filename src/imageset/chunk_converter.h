@@ -21,6 +21,7 @@
 #include "image/convert.h"
 #include "imageset/dataset.h"
 #include "imageset/features.h"
+#include "imageset/sha256.h"
 
 namespace tfq::imageset {
 
@@ -46,13 +47,18 @@ class ChunkConverter {
 
  private:
   struct Worker;
+  // No exception leaves these; every slot they are given gets a status.
   void ConvertOne(Worker& w, ConvertedSlot& slot);
+  void ConvertPair(Worker& w, ConvertedSlot& a, ConvertedSlot& b);
+  static void Read(std::string& file, ConvertedSlot& slot);
+  void Finish(Worker& w, const std::string& file, const Sha256Digest& digest, ConvertedSlot& slot);
 
   image::ConvertOptions options_;
   const FeatureKeys* keys_;
   const std::vector<ExtraColumn>* extras_;
   int threads_;
   std::vector<std::unique_ptr<Worker>> workers_;
+  std::vector<size_t> order_;  // the slots of a chunk in processing order
 };
 
 // Reads a whole regular file into *out (resized; capacity reused). Errors name the path.

@@ -1,6 +1,7 @@
 // Portable SHA-256 and the run-time choice of block function (FIPS 180-4, section 6.2).
 #include "imageset/sha256.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 
@@ -76,9 +77,17 @@ bool Sha256HasShaExtensions() {
 bool Sha256UsePortable(bool portable) { return force_portable.exchange(portable); }
 
 namespace {
+bool UseShaNi() {
+#if defined(__x86_64__)
+  return Sha256HasShaExtensions() && !force_portable.load(std::memory_order_relaxed);
+#else
+  return false;
+#endif
+}
+
 void Blocks(uint32_t state[8], const uint8_t* data, size_t blocks) {
 #if defined(__x86_64__)
-  if (Sha256HasShaExtensions() && !force_portable.load(std::memory_order_relaxed)) {
+  if (UseShaNi()) {
     Sha256BlocksShaNi(state, data, blocks);
     return;
   }
@@ -137,6 +146,22 @@ Sha256Digest Sha256Of(std::string_view data) {
   Sha256 h;
   h.Update(data);
   return h.Final();
+}
+
+void Sha256Pair(std::string_view a, std::string_view b, Sha256Digest* digest_a, Sha256Digest* digest_b) {
+  Sha256 ha, hb;
+  const size_t common = std::min(a.size(), b.size()) / 64;
+  if (common > 0 && internal::UseShaNi()) {
+    internal::Sha256BlocksShaNi2(ha.state_, reinterpret_cast<const uint8_t*>(a.data()), hb.state_,
+                                 reinterpret_cast<const uint8_t*>(b.data()), common);
+    ha.total_bytes_ = hb.total_bytes_ = common * 64;
+    a.remove_prefix(common * 64);
+    b.remove_prefix(common * 64);
+  }
+  ha.Update(a);
+  hb.Update(b);
+  *digest_a = ha.Final();
+  *digest_b = hb.Final();
 }
 
 std::string DigestHex(const Sha256Digest& digest) {

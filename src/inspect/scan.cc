@@ -23,7 +23,8 @@ FileReport ScanFile(const std::string& path, const ScanOptions& options,
   FileReport report;
   report.path = path;
   Result<tfrecord::OpenedInput> opened =
-      tfrecord::OpenRecordInput(path, options.compression, options.max_decompressed_bytes);
+      tfrecord::OpenRecordInput(path, options.compression, options.decompression,
+                                options.headers_only ? ReadPattern::kSkipping : ReadPattern::kSequential);
   if (!opened.ok()) {
     report.status = opened.status();
     if (on_problem) on_problem(report.status);

@@ -25,7 +25,7 @@ namespace tfq::inspect {
 struct ScanOptions {
   Compression compression = Compression::kAuto;
   tfrecord::RecordReaderOptions reader;
-  uint64_t max_decompressed_bytes = 0;  // 0: no limit
+  DecompressionLimit decompression = DecompressionLimit::Default();  // --max-decompressed
   bool headers_only = false;  // `--count`: step over payloads without reading them (no callback)
 };
 

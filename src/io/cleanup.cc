@@ -1,10 +1,15 @@
 // The interrupt handler and its table of temporary paths.
 //
-// The table is a fixed array of atomic pointers so that the signal handler can walk it without
-// locks or allocation. Each path is owned by whoever takes it out of its slot with exchange():
-// normally UnregisterTemporaryPath, which frees it; during an interrupt the handler, which only
-// unlinks it (free() is not async-signal-safe, and the process is about to end anyway). So a path
-// is never freed while the handler is reading it.
+// The table is made of blocks of atomic pointers so that the signal handler can walk it without
+// locks or allocation. Blocks are allocated by RegisterTemporaryPath when every slot is taken
+// (a `tfq shard --shards 10000` run stages ten thousand files at once) and are never freed, so
+// the handler may read any block it finds published. Each path is owned by whoever takes it out
+// of its slot with exchange(): normally UnregisterTemporaryPath, which frees it; during an
+// interrupt the handler, which only unlinks it (free() is not async-signal-safe, and the process
+// is about to end anyway). So a path is never freed while the handler is reading it.
+//
+// Free slot numbers are kept in a list under a mutex, which only the registering threads take:
+// the handler never needs it.
 #include "io/cleanup.h"
 
 #include <signal.h>
@@ -14,23 +19,43 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
+#include <vector>
 
 namespace tfq {
 namespace {
 
-constexpr int kSlots = 256;  // more outputs open at once than any tfq command writes
+constexpr int kBlockSlots = 256;
+constexpr int kMaxBlocks = 4096;  // a million paths: far beyond any descriptor limit
 constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP};
 
-std::atomic<char*> g_paths[kSlots];
-std::atomic<bool> g_interrupted{false};
+using Slot = std::atomic<char*>;
+std::atomic<Slot*> g_blocks[kMaxBlocks];  // published in order; null from the first unused one
 static_assert(std::atomic<char*>::is_always_lock_free, "the signal handler needs lock-free slots");
-static_assert(std::atomic<bool>::is_always_lock_free, "the signal handler needs a lock-free flag");
+static_assert(std::atomic<Slot*>::is_always_lock_free, "the signal handler needs lock-free blocks");
+
+// Registration bookkeeping; leaked on purpose so that it outlives every static destructor (a
+// stream destroyed at exit still unregisters).
+struct FreeSlots {
+  std::mutex mu;
+  std::vector<int> free;  // slot numbers, the lowest last
+  int blocks = 0;
+};
+FreeSlots& Free() {
+  static FreeSlots* slots = new FreeSlots;
+  return *slots;
+}
+
+Slot& SlotAt(int slot) { return g_blocks[slot / kBlockSlots].load()[slot % kBlockSlots]; }
 
 void OnInterrupt(int sig) {
   int saved_errno = errno;
-  g_interrupted.store(true);
-  for (auto& slot : g_paths) {
-    if (char* path = slot.exchange(nullptr)) unlink(path);
+  for (auto& block : g_blocks) {
+    Slot* slots = block.load();
+    if (slots == nullptr) break;
+    for (int i = 0; i < kBlockSlots; ++i) {
+      if (char* path = slots[i].exchange(nullptr)) unlink(path);
+    }
   }
   // Die of the same signal, so the parent shell sees "killed by SIGINT" and stops a script too.
   struct sigaction dfl = {};
@@ -65,19 +90,41 @@ void InstallInterruptCleanup() {
 int RegisterTemporaryPath(const std::string& path) {
   char* copy = strdup(path.c_str());
   if (copy == nullptr) return -1;
-  for (int i = 0; i < kSlots; ++i) {
-    char* expected = nullptr;
-    if (g_paths[i].compare_exchange_strong(expected, copy)) return i;
+  FreeSlots& f = Free();
+  int slot;
+  {
+    std::lock_guard<std::mutex> lock(f.mu);
+    if (f.free.empty()) {
+      if (f.blocks == kMaxBlocks) {
+        std::free(copy);
+        return -1;
+      }
+      Slot* block = new Slot[kBlockSlots]();
+      g_blocks[f.blocks].store(block);
+      for (int i = kBlockSlots - 1; i >= 0; --i) f.free.push_back(f.blocks * kBlockSlots + i);
+      ++f.blocks;
+    }
+    slot = f.free.back();
+    f.free.pop_back();
   }
-  std::free(copy);
-  return -1;
+  SlotAt(slot).store(copy);
+  return slot;
 }
 
 void UnregisterTemporaryPath(int slot) {
-  if (slot < 0 || slot >= kSlots) return;
-  std::free(g_paths[slot].exchange(nullptr));
+  if (slot < 0 || slot >= kMaxBlocks * kBlockSlots) return;
+  FreeSlots& f = Free();
+  {
+    std::lock_guard<std::mutex> lock(f.mu);
+    if (slot >= f.blocks * kBlockSlots) return;  // never handed out
+  }
+  // Null: unregistered already (a harmless double call) or taken by the handler; either way the
+  // slot must not be listed as free a second time.
+  char* path = SlotAt(slot).exchange(nullptr);
+  if (path == nullptr) return;
+  std::free(path);
+  std::lock_guard<std::mutex> lock(f.mu);
+  f.free.push_back(slot);
 }
-
-bool InterruptRequested() { return g_interrupted.load(); }
 
 }  // namespace tfq

@@ -18,16 +18,16 @@ namespace tfq {
 // stays ignored.
 void InstallInterruptCleanup();
 
-// Registers a path to unlink on interrupt; returns a slot id for Unregister, or -1 if the fixed
-// table (256 slots) is full (the file is then simply not cleaned up on interrupt). Both functions
+// Registers a path to unlink on interrupt; returns a slot id for Unregister, or -1 when out of
+// memory (the table grows as needed, up to a million paths; the file is then simply not cleaned
+// up on interrupt, and the next run's leftover scan, io/leftovers.h, reports it). Both functions
 // are thread-safe; UnregisterTemporaryPath(-1) does nothing.
+//
+// There is deliberately no "interrupt requested" flag for long loops to poll: the handler ends
+// the process as soon as the temporaries are gone, which is what a user pressing Ctrl-C wants,
+// and what keeps a stuck write from delaying the exit.
 int RegisterTemporaryPath(const std::string& path);
 void UnregisterTemporaryPath(int slot);
-
-// True once SIGINT/SIGTERM/SIGHUP arrived (long loops may poll it to stop early). Note that the
-// handler above ends the process right after the cleanup, so other threads can only observe this
-// during that brief window.
-bool InterruptRequested();
 
 }  // namespace tfq
 

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "common/status.h"
+#include "io/decompression_limit.h"
 #include "io/input_stream.h"
 #include "io/output_stream.h"
 
@@ -31,8 +32,9 @@ Compression CompressionFromExtension(std::string_view path);
 
 // Wraps `compressed` in a decompressing stream (`c` must be kGzip or kZlib). Multi-member gzip is
 // read whole. A stream that ends before its trailer (truncation) is a kCorruption error naming the
-// compressed byte offset, not a clean end. Decompressed output beyond `max_output_bytes` (0 = no
-// limit) is a kResourceExhausted error: the defence against decompression bombs.
+// compressed byte offset, not a clean end. Output beyond `limit` (io/decompression_limit.h; a
+// plain number is a total, 0 = no limit) is a kResourceExhausted error naming the limit and the
+// --max-decompressed flag: the defence against decompression bombs.
 //
 // Details: an empty input is an empty stream (as TensorFlow reads it). Bad data is kCorruption
 // "PATH: corrupt gzip data at compressed byte N: <zlib's message>", N being how far inflate had
@@ -40,7 +42,8 @@ Compression CompressionFromExtension(std::string_view path);
 // start another member, are kCorruption too. name() is the source's name. kNone returns
 // `compressed` itself; kAuto is a caller bug, reported as kInternal by the first read.
 std::unique_ptr<InputStream> NewDecompressingStream(std::unique_ptr<InputStream> compressed,
-                                                    Compression c, uint64_t max_output_bytes = 0);
+                                                    Compression c,
+                                                    const DecompressionLimit& limit = {});
 
 // Wraps `sink` in a compressing stream (`c` must be kGzip or kZlib). Close() finishes the
 // compressed stream and then closes `sink`.

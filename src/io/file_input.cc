@@ -10,6 +10,7 @@
 
 #include "io/buffered_input_stream.h"
 #include "io/file_streams.h"
+#include "io/window_file.h"
 
 namespace tfq {
 namespace {
@@ -18,11 +19,15 @@ namespace {
 // throttled by a small reader.
 constexpr size_t kReadChunk = size_t{1} << 20;
 
+// The mapping window of ReadPattern::kSkipping: few remaps per gigabyte, and a bound on the file
+// pages held in the resident set.
+constexpr size_t kSkippingMapWindow = size_t{256} << 20;
+
 // A regular file, read with pread() at an offset the stream tracks. Sequential reading goes through
 // a cache-sized buffer: measured here, read() + CRC beat mmap + CRC on page-cached files (a
 // kernel copy into a hot buffer costs less than faulting in every page of a mapping). Skipping
-// past the buffer only moves the offset, and the read after a skip is small, so `--count` reads
-// little more than the 12-byte headers.
+// past the buffer only moves the offset, and the read after a skip is small (a reader that only
+// skips is better served by a mapping: ReadPattern::kSkipping).
 class RegularFileStream final : public BufferedInputStream {
  public:
   RegularFileStream(std::string name, int fd, uint64_t size)
@@ -98,7 +103,7 @@ int OpenRetryingEintr(const char* path) {
 
 }  // namespace
 
-Result<std::unique_ptr<InputStream>> OpenInputFile(const std::string& path) {
+Result<std::unique_ptr<InputStream>> OpenInputFile(const std::string& path, ReadPattern pattern) {
   if (path == "-") {
     return std::unique_ptr<InputStream>(
         std::make_unique<ReadingFileStream>("<stdin>", STDIN_FILENO, /*owns_fd=*/false));
@@ -114,6 +119,9 @@ Result<std::unique_ptr<InputStream>> OpenInputFile(const std::string& path) {
   if (S_ISDIR(st.st_mode)) {
     close(fd);
     return Status::InvalidArgument(path + ": is a directory");
+  }
+  if (S_ISREG(st.st_mode) && pattern == ReadPattern::kSkipping) {
+    return NewWindowedFileStream(path, fd, static_cast<uint64_t>(st.st_size), kSkippingMapWindow);
   }
   if (S_ISREG(st.st_mode)) {
     return std::unique_ptr<InputStream>(

@@ -11,12 +11,21 @@
 
 namespace tfq {
 
-// Opens `path` for reading; "-" is standard input. A regular file is read with pread() through a
-// 256 KiB buffer (grown only for larger Peeks), and Skip past the buffer costs no I/O; pipes,
-// terminals and other special files are read with 1 MiB read() calls. Errors name the path:
+// How the caller will read: which way of reading a regular file is cheapest.
+enum class ReadPattern {
+  kSequential,  // every byte (verify, decode, copy)
+  kSkipping,    // small reads far apart (record headers only: `tfq inspect --count`)
+};
+
+// Opens `path` for reading; "-" is standard input. A regular file read kSequential goes through
+// pread() into a 256 KiB buffer (grown only for larger Peeks); read kSkipping it is mapped through
+// a large sliding window (io/window_file.h), where reaching the next header costs a page fault
+// that maps a whole page-cache folio rather than a system call per header. Pipes, terminals and
+// other special files are read with 1 MiB read() calls either way. Errors name the path:
 // "data/x.tfrecord: No such file or directory" (kNotFound), a directory is kInvalidArgument
 // ("data: is a directory").
-Result<std::unique_ptr<InputStream>> OpenInputFile(const std::string& path);
+Result<std::unique_ptr<InputStream>> OpenInputFile(const std::string& path,
+                                                   ReadPattern pattern = ReadPattern::kSequential);
 
 // An InputStream over bytes held in memory (tests, fuzzers, in-memory fakes of files).
 std::unique_ptr<InputStream> NewMemoryInputStream(std::string name, std::string bytes);

@@ -21,12 +21,12 @@ constexpr int kZlibWindowBits = MAX_WBITS;
 
 class InflatingStream final : public BufferedInputStream {
  public:
-  InflatingStream(std::unique_ptr<InputStream> source, Compression c, uint64_t max_output_bytes)
+  InflatingStream(std::unique_ptr<InputStream> source, Compression c, const DecompressionLimit& limit)
       : BufferedInputStream(kOutputChunk),
         source_(std::move(source)),
         gzip_(c == Compression::kGzip),
         format_(gzip_ ? "gzip" : "zlib"),
-        max_output_bytes_(max_output_bytes) {
+        limit_(limit) {
     if (c != Compression::kGzip && c != Compression::kZlib) {
       init_error_ = Status::Internal(source_->name() + ": cannot decompress with compression '" +
                                      std::string(CompressionName(c)) + "'");
@@ -74,9 +74,9 @@ class InflatingStream final : public BufferedInputStream {
 
   Status InflateOnce(std::string_view in, char* dst, size_t capacity, size_t* produced) {
     // Never produce more than one byte beyond the limit: a bomb is stopped before it is inflated.
-    if (max_output_bytes_ > 0) {
+    if (limit_.max_bytes > 0) {
       capacity = static_cast<size_t>(
-          std::min<uint64_t>(capacity, max_output_bytes_ - total_output_ + 1));
+          std::min<uint64_t>(capacity, limit_.max_bytes - total_output_ + 1));
     }
     uInt in_size = static_cast<uInt>(std::min<size_t>(in.size(), UINT_MAX));
     uInt out_size = static_cast<uInt>(std::min<size_t>(capacity, UINT_MAX));
@@ -92,10 +92,15 @@ class InflatingStream final : public BufferedInputStream {
     total_output_ += made;
     if (used > 0) in_member_ = true;
 
-    if (max_output_bytes_ > 0 && total_output_ > max_output_bytes_) {
-      return Status::ResourceExhausted(name() + ": decompresses to more than the limit of " +
-                                       std::to_string(max_output_bytes_) +
-                                       " bytes (a decompression bomb?)");
+    // The ratio is checked after every call, which produces at most one output chunk.
+    if (!limit_.unlimited()) {
+      const std::string exceeded = limit_.Exceeded(total_output_, CompressedOffset());
+      if (!exceeded.empty()) {
+        return Status::ResourceExhausted(
+            name() + ": " + format_ + " data expands to " + exceeded +
+            " (a decompression bomb?); if the file is genuine, raise the limit with "
+            "--max-decompressed (e.g. 1000x, 100GiB or none)");
+      }
     }
     switch (rc) {
       case Z_OK:
@@ -137,7 +142,7 @@ class InflatingStream final : public BufferedInputStream {
   const std::unique_ptr<InputStream> source_;
   const bool gzip_;
   const std::string format_;  // "gzip" or "zlib", for messages
-  const uint64_t max_output_bytes_;
+  const DecompressionLimit limit_;
   z_stream z_ = {};
   bool z_initialized_ = false;
   Status init_error_;
@@ -149,9 +154,9 @@ class InflatingStream final : public BufferedInputStream {
 }  // namespace
 
 std::unique_ptr<InputStream> NewDecompressingStream(std::unique_ptr<InputStream> compressed,
-                                                    Compression c, uint64_t max_output_bytes) {
+                                                    Compression c, const DecompressionLimit& limit) {
   if (c == Compression::kNone) return compressed;
-  return std::make_unique<InflatingStream>(std::move(compressed), c, max_output_bytes);
+  return std::make_unique<InflatingStream>(std::move(compressed), c, limit);
 }
 
 }  // namespace tfq

@@ -38,7 +38,7 @@ bool ReadBurst(const ReadContext& context, FileTask* task, size_t max_records, s
     task->opened = true;
     const std::string& path = (*context.files)[task->file];
     Result<tfrecord::OpenedInput> input =
-        tfrecord::OpenRecordInput(path, context.compression, /*max_decompressed_bytes=*/0);
+        tfrecord::OpenRecordInput(path, context.compression, context.decompression);
     if (!input.ok()) return EndFile(context, task, input.status(), end, skips);
     tfrecord::RecordReaderOptions options;
     options.max_record_bytes = context.max_record_bytes;

@@ -43,6 +43,7 @@ struct ReadContext {
   const std::vector<std::string>* files = nullptr;
   Compression compression = Compression::kAuto;
   uint64_t max_record_bytes = 0;
+  DecompressionLimit decompression;
   OnError on_error = OnError::kStop;
 };
 

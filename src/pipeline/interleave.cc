@@ -28,6 +28,7 @@ Interleaver::Interleaver(const std::vector<std::string>* files, const ReadOption
   context_.files = files_;
   context_.compression = options_.compression;
   context_.max_record_bytes = options_.max_record_bytes;
+  context_.decompression = options_.decompression;
   context_.on_error = options_.on_error;
   const size_t n = ReaderThreadCount(options_);
   threads_.reserve(n);

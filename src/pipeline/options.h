@@ -43,6 +43,8 @@ struct ReadOptions {
   std::vector<std::string> inputs;
   Compression compression = Compression::kAuto;  // kAuto sniffs each file
   uint64_t max_record_bytes = tfrecord::kDefaultMaxRecordBytes;
+  // How far a gzip/zlib file may expand (docs/limits.md); the default stops decompression bombs.
+  DecompressionLimit decompression = DecompressionLimit::Default();
 
   // Applied to the expanded list in its order, before any shuffling, so that workers sharing a
   // seed-less list still get disjoint files.

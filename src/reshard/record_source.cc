@@ -8,7 +8,7 @@
 #include <utility>
 
 #include "io/file_streams.h"
-#include "reshard/window_file.h"
+#include "io/window_file.h"
 #include "tfrecord/format.h"
 
 namespace tfq::reshard {
@@ -66,7 +66,7 @@ Result<OpenedRecordFile> OpenRecordFile(const std::string& path, const InputOpti
   opened.compression = c;
   if (c != Compression::kNone) {
     opened.source.reset();
-    opened.stream = NewDecompressingStream(std::move(opened.stream), c, options.max_decompressed_bytes);
+    opened.stream = NewDecompressingStream(std::move(opened.stream), c, options.decompression);
   }
   return opened;
 }

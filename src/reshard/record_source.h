@@ -2,7 +2,7 @@
 //
 // Inputs are opened one at a time, in the order given, with compression chosen or sniffed as
 // tfrecord::OpenRecordInput does. Regular files are read through a sliding mapping
-// (reshard/window_file.h) so that memory stays bounded; standard input and pipes through
+// (io/window_file.h) so that memory stays bounded; standard input and pipes through
 // io/OpenInputFile. Records get a global index counting from 0 across all inputs: the index
 // `tfq shard --index` and the shuffle keys refer to.
 #ifndef TFQ_RESHARD_RECORD_SOURCE_H_
@@ -17,7 +17,7 @@
 #include "common/status.h"
 #include "io/compression.h"
 #include "io/input_stream.h"
-#include "reshard/window_file.h"
+#include "io/window_file.h"
 #include "reshard/write_queue.h"
 #include "tfrecord/record_reader.h"
 
@@ -26,8 +26,8 @@ namespace tfq::reshard {
 struct InputOptions {
   Compression compression = Compression::kAuto;
   tfrecord::RecordReaderOptions reader;
-  uint64_t max_decompressed_bytes = 0;  // per input; 0 = no limit
-  // The sliding map window over regular files (reshard/window_file.h): resident memory versus
+  DecompressionLimit decompression = DecompressionLimit::Default();  // per input
+  // The sliding map window over regular files (io/window_file.h): resident memory versus
   // the number of window moves.
   size_t map_window = kDefaultMapWindow;
 };

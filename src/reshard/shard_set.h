@@ -6,7 +6,7 @@
 // gives the shards their final names "<prefix>-<k>-of-<n><suffix>" (tfrecord::ShardName), all
 // at once when every shard is complete, so the number of shards may be decided at the very end
 // (contiguous --shard-size). A run that fails, is interrupted, or destroys the set uncommitted
-// leaves no file under a final name. After SIGKILL the staging files stay; reshard/leftovers.h
+// leaves no file under a final name. After SIGKILL the staging files stay; io/leftovers.h
 // finds them.
 //
 // Records are framed here and hashed into checksum() as they are written: the output side of
@@ -16,9 +16,8 @@
 // can be copied from their input file by the kernel (CopyRecord), as `cp` does.
 //
 // Resources: one descriptor and two buffers of `buffer_bytes` (plus a deflate state when
-// compressing) per shard that is open, i.e. written to and not yet finished; one writer thread. The interrupt
-// cleanup has 256 slots: beyond ~250 staged shards the surplus is not removed on SIGINT (the
-// next run reports it). Thread safety: none; one thread writes.
+// compressing) per shard that is open, i.e. written to and not yet finished; one writer thread.
+// Thread safety: none; one thread writes.
 #ifndef TFQ_RESHARD_SHARD_SET_H_
 #define TFQ_RESHARD_SHARD_SET_H_
 

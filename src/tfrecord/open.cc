@@ -9,10 +9,14 @@
 namespace tfq::tfrecord {
 
 Result<OpenedInput> OpenRecordInput(const std::string& path, Compression compression,
-                                    uint64_t max_decompressed_bytes) {
-  Result<std::unique_ptr<InputStream>> raw = OpenInputFile(path);
+                                    const DecompressionLimit& limit, ReadPattern pattern) {
+  Result<std::unique_ptr<InputStream>> raw = OpenInputFile(path, pattern);
   if (!raw.ok()) return raw.status();
-  std::unique_ptr<InputStream> stream = std::move(raw).value();
+  return OpenRecordStream(std::move(raw).value(), compression, limit);
+}
+
+Result<OpenedInput> OpenRecordStream(std::unique_ptr<InputStream> stream, Compression compression,
+                                     const DecompressionLimit& limit) {
   if (compression == Compression::kAuto) {
     std::string_view first;
     TFQ_RETURN_IF_ERROR(stream->Peek(kHeaderSize, &first));
@@ -23,7 +27,7 @@ Result<OpenedInput> OpenRecordInput(const std::string& path, Compression compres
     }
   }
   if (compression != Compression::kNone) {
-    stream = NewDecompressingStream(std::move(stream), compression, max_decompressed_bytes);
+    stream = NewDecompressingStream(std::move(stream), compression, limit);
   }
   return OpenedInput{std::move(stream), compression};
 }

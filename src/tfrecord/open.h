@@ -7,6 +7,7 @@
 
 #include "common/status.h"
 #include "io/compression.h"
+#include "io/file_streams.h"
 #include "io/input_stream.h"
 #include "io/output_stream.h"
 
@@ -20,9 +21,17 @@ struct OpenedInput {
 // Opens `path` ("-" = stdin) as a record stream. With kAuto the first bytes decide: a header whose
 // length CRC verifies (or an empty stream) means uncompressed, else the gzip/zlib magic; anything
 // else is read as uncompressed and the reader reports the corruption.
-// `max_decompressed_bytes` (0 = none) guards against decompression bombs.
+// `limit` guards against decompression bombs (io/decompression_limit.h; the default is the
+// ratio policy of --max-decompressed, a plain number a total, 0 none). `pattern` says how the
+// file will be read (io/file_streams.h): kSkipping for a reader that only steps over records.
 Result<OpenedInput> OpenRecordInput(const std::string& path, Compression compression,
-                                    uint64_t max_decompressed_bytes = 0);
+                                    const DecompressionLimit& limit = DecompressionLimit::Default(),
+                                    ReadPattern pattern = ReadPattern::kSequential);
+
+// OpenRecordInput for a stream already open (in-memory inputs, the fuzzers): the same sniffing
+// and decompression, applied to `raw`.
+Result<OpenedInput> OpenRecordStream(std::unique_ptr<InputStream> raw, Compression compression,
+                                     const DecompressionLimit& limit = DecompressionLimit::Default());
 
 // Creates `path` ("-" = stdout) for records; kAuto picks from the extension.
 Result<std::unique_ptr<OutputStream>> CreateRecordOutput(const std::string& path,

@@ -1,5 +1,6 @@
 #include "tfrecord/record_reader.h"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <utility>
@@ -27,6 +28,8 @@ std::string Hex32(uint32_t v) {
   std::snprintf(buf, sizeof buf, "0x%08" PRIx32, v);
   return buf;
 }
+
+constexpr uint64_t kPeekStep = uint64_t{64} << 20;
 
 }  // namespace
 
@@ -134,7 +137,14 @@ bool RecordReader::Next(Mode mode, std::string_view* record) {
       return true;
     }
 
-    s = stream_->Peek(framed, &avail);
+    // A believed length is still only a claim: ask for a large record in doubling steps, so that
+    // a short file claiming 1 GiB costs a buffer the size of what it holds, not of the claim.
+    uint64_t want = std::min<uint64_t>(framed, kPeekStep);
+    for (;;) {
+      s = stream_->Peek(want, &avail);
+      if (!s.ok() || avail.size() < want || want == framed) break;
+      want = std::min<uint64_t>(framed, want * 2);
+    }
     if (!s.ok()) {
       error_ = ReadError::kStream;
       status_ = std::move(s);

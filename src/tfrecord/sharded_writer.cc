@@ -1,7 +1,6 @@
 #include "tfrecord/sharded_writer.h"
 
-#include <cstdio>
-
+#include "io/output_set.h"
 #include "tfrecord/open.h"
 
 namespace tfq::tfrecord {
@@ -20,7 +19,9 @@ Result<std::unique_ptr<ShardedRecordWriter>> ShardedRecordWriter::Create(
     w->writers_.emplace_back(nullptr);
     if (!w->owns(k)) continue;
     w->info_[k].path = ShardName(options.prefix, k, options.num_shards, options.suffix);
-    Result<std::unique_ptr<OutputStream>> out = CreateRecordOutput(w->info_[k].path, options.compression);
+    Result<std::unique_ptr<OutputStream>> out =
+        options.create_output ? options.create_output(w->info_[k].path, options.compression)
+                              : CreateRecordOutput(w->info_[k].path, options.compression);
     if (!out.ok()) return out.status();
     w->outputs_[k] = std::move(out).value();
     w->writers_[k] = RecordWriter(w->outputs_[k].get());
@@ -36,21 +37,15 @@ Status ShardedRecordWriter::Write(uint64_t shard, std::string_view record) {
 }
 
 Status ShardedRecordWriter::Close() {
-  // Shards are completed one by one; if one fails (disk full while flushing), the ones already
-  // renamed are removed again, so a failed run leaves no shard of the set under a final name.
-  std::vector<std::string> completed;
-  Status status;
-  for (uint64_t k = 0; k < outputs_.size() && status.ok(); ++k) {
+  std::vector<OutputStream*> outputs;
+  for (uint64_t k = 0; k < outputs_.size(); ++k) {
+    outputs.push_back(outputs_[k].get());
     if (!outputs_[k]) continue;
     info_[k].records = writers_[k].records_written();
     info_[k].bytes = writers_[k].bytes_written();
-    status = outputs_[k]->Close();
-    if (status.ok()) completed.push_back(info_[k].path);
   }
+  Status status = CloseTogether(outputs);
   outputs_.clear();  // destroys (and so removes) the temporaries of shards not completed
-  if (!status.ok()) {
-    for (const std::string& path : completed) std::remove(path.c_str());
-  }
   return status;
 }
 

@@ -7,6 +7,7 @@
 #define TFQ_TFRECORD_SHARDED_WRITER_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -27,6 +28,10 @@ struct ShardedWriterOptions {
   // names keep the global numbering.
   uint64_t task_index = 0;
   uint64_t num_tasks = 1;
+  // Creates one shard's output; empty: CreateRecordOutput. A seam for tests that inject write
+  // failures (tests/common/fault_streams.h).
+  std::function<Result<std::unique_ptr<OutputStream>>(const std::string& path, Compression c)>
+      create_output;
 };
 
 struct ShardInfo {
@@ -43,8 +48,9 @@ class ShardedRecordWriter {
   // Appends `record` to shard `shard` (< num_shards, owned by this task).
   Status Write(uint64_t shard, std::string_view record);
 
-  // Completes every shard (renames the temporaries into place). Without a successful Close,
-  // destroying the writer removes all temporaries.
+  // Completes every shard (renames the temporaries into place) all or nothing (io/output_set.h):
+  // after a failure, or an interrupt during the call, no shard of the set has its final name.
+  // Without a successful Close, destroying the writer removes all temporaries.
   Status Close();
 
   bool owns(uint64_t shard) const { return shard % options_.num_tasks == options_.task_index; }

@@ -186,4 +186,21 @@ TEST_CASE("ragged rows: skip counts them") {
   CHECK(out.progress.rows == 3);
 }
 
+TEST_CASE("limits: columns, and the chunks held while inferring") {
+  CsvToRecordsOptions o;
+  o.max_columns = 2;
+  const Output wide = Convert("a,b,c\n1,2,3\n", o);
+  CHECK(wide.status.code() == StatusCode::kResourceExhausted);
+  CHECK(wide.status.message().find("t.csv: line 1: 3 columns, more than the limit of 2") == 0);
+  CHECK(wide.status.message().find("--max-columns") != std::string::npos);
+  // A gzip bomb of newlines must not be held whole waiting for a header or for rows to infer.
+  const std::string blank(size_t{65} << 20, '\n');
+  const Output no_header = Convert(blank + "v\n1\n", {});
+  CHECK(no_header.status.code() == StatusCode::kInvalidData);
+  CHECK(no_header.status.message().find("t.csv: no header row in the first ") == 0);
+  const Output late_rows = Convert("v\n" + blank + "1\n2\n", {});
+  REQUIRE(late_rows.status.ok());
+  CHECK(late_rows.records == 2);
+}
+
 }  // namespace tfq

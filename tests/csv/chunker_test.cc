@@ -130,12 +130,12 @@ TEST_CASE("a record longer than the limit is an error naming the open quote") {
   CHECK(chunk.bytes == "a,b\n1,2\n");
   const Status s = chunker.Next(&chunk, &done);
   CHECK(s.code() == StatusCode::kResourceExhausted);
-  CHECK(s.message() == "test.csv: line 3: the quote at line 3 is not closed within 1024 bytes");
+  CHECK(s.message() == "test.csv: line 3: the quote at line 3 is not closed within 1024 bytes, the limit that bounds memory; raise it with --max-row-size if the file is genuine");
 
   MemoryStream stream2("a\n" + std::string(5000, 'x'));
   Chunker chunker2(&stream2, ParseOptions{}, ChunkerOptions{.target_bytes = 64, .max_record_bytes = 256});
   REQUIRE(chunker2.Next(&chunk, &done).ok());
-  CHECK(chunker2.Next(&chunk, &done).message() == "test.csv: line 2: a record longer than 256 bytes");
+  CHECK(chunker2.Next(&chunk, &done).message() == "test.csv: line 2: a record longer than 256 bytes, the limit that bounds memory; raise it with --max-row-size if the file is genuine");
   // The last record may be longer than the target: the stream's end is a record end.
   MemoryStream stream3("a\n" + std::string(200, 'x'));
   Chunker chunker3(&stream3, ParseOptions{}, ChunkerOptions{.target_bytes = 64, .max_record_bytes = 256});

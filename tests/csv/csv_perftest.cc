@@ -1,9 +1,10 @@
 // Single-thread throughput of the CSV core on a real file: chunking alone, parsing (chunker +
-// parser), parse + convert (schema inferred from the first 1000 rows, typed values), and parse +
-// convert + tf.Example serialization (ExampleEncoder).
+// parser), parse + convert (schema inferred from the first 1000 rows, typed values), parse +
+// convert + tf.Example serialization (RowConverter + RowExampleEncoder), and parse + the fused
+// RowExampleWriter (what `tfq convert` runs, without the TFRecord framing).
 // Not run by ctest.
 //
-//   tfq_csv_perftest FILE.csv [--repeat-to MB] [--seconds S] [--only chunk|parse|convert|example]
+//   tfq_csv_perftest FILE.csv [--repeat-to MB] [--seconds S] [--only chunk|parse|convert|example|write]
 //
 // The file is read into memory first (no I/O in the measurement), as a memory-mapped input would
 // be. --repeat-to repeats the body (the rows after the header) until the input reaches MB
@@ -85,9 +86,13 @@ PassStats ChunkOnce(const std::string& input) {
   }
 }
 
-// Parses, infers the schema from the first 1000 rows, converts every row and, with `encode`,
-// serializes it as a tf.Example (what `tfq convert` does before the TFRecord framing).
-PassStats ConvertOnce(const std::string& input, bool encode) {
+enum class Output { kValues, kExample, kWriter };
+
+// Parses, infers the schema from the first 1000 rows, converts every row and, unless kValues,
+// serializes it as a tf.Example: converted first (kExample), or fused (kWriter: what `tfq
+// convert` does before the TFRecord framing).
+PassStats ConvertOnce(const std::string& input, Output output) {
+  const bool encode = output != Output::kValues;
   using namespace tfq::csv;
   auto stream = testing::MemoryStream::View(input, "input");
   ParseOptions options;
@@ -96,8 +101,10 @@ PassStats ConvertOnce(const std::string& input, bool encode) {
   Chunk chunk;
   RowBatch batch;
   std::optional<RowConverter> converter;
+  std::optional<RowExampleWriter> writer;
   RowExampleEncoder encoder;
   std::string records;
+  tfq::ByteBuffer written;
   size_t example_bytes = 0;
   PassStats stats;
   for (;;) {
@@ -116,13 +123,19 @@ PassStats ConvertOnce(const std::string& input, bool encode) {
         return stats;
       }
       converter.emplace(std::move(*c));
+      writer.emplace(*converter);
       int kinds[3] = {0, 0, 0};
       for (const ColumnSpec& col : schema->columns) ++kinds[static_cast<int>(col.kind)];
       stats.note = "; int64 x" + std::to_string(kinds[0]) + ", float x" + std::to_string(kinds[1]) +
                    ", bytes x" + std::to_string(kinds[2]);
     }
     records.clear();
+    written.clear();
     for (size_t i = 0; s.ok() && !done && i < batch.num_rows(); ++i) {
+      if (output == Output::kWriter) {
+        s = writer->Append(batch, i, &written);
+        continue;
+      }
       s = converter->Convert(batch, i);
       if (encode) encoder.Encode(*converter, &records);
     }
@@ -134,7 +147,7 @@ PassStats ConvertOnce(const std::string& input, bool encode) {
       if (encode) stats.note += "; " + std::to_string(example_bytes / 1000000) + " MB of Examples";
       return stats;
     }
-    example_bytes += records.size();
+    example_bytes += records.size() + written.size();
     stats.rows += batch.num_rows();
     stats.fields += batch.num_rows() * converter->num_columns();
   }
@@ -194,12 +207,12 @@ int main(int argc, char** argv) {
     } else if (path.empty() && arg[0] != '-') {
       path = arg;
     } else {
-      std::fprintf(stderr, "usage: tfq_csv_perftest FILE.csv [--repeat-to MB] [--seconds S] [--only chunk|parse|convert|example]\n");
+      std::fprintf(stderr, "usage: tfq_csv_perftest FILE.csv [--repeat-to MB] [--seconds S] [--only chunk|parse|convert|example|write]\n");
       return 2;
     }
   }
   if (path.empty()) {
-    std::fprintf(stderr, "usage: tfq_csv_perftest FILE.csv [--repeat-to MB] [--seconds S] [--only chunk|parse|convert|example]\n");
+    std::fprintf(stderr, "usage: tfq_csv_perftest FILE.csv [--repeat-to MB] [--seconds S] [--only chunk|parse|convert|example|write]\n");
     return 2;
   }
   std::ifstream in(path, std::ios::binary);
@@ -222,10 +235,16 @@ int main(int argc, char** argv) {
   if (only.empty() || only == "chunk") Measure("chunk", input, seconds, ChunkOnce);
   if (only.empty() || only == "parse") Measure("parse", input, seconds, ParseOnce);
   if (only.empty() || only == "convert") {
-    Measure("parse+convert", input, seconds, [](const std::string& in) { return ConvertOnce(in, false); });
+    Measure("parse+convert", input, seconds,
+            [](const std::string& in) { return ConvertOnce(in, Output::kValues); });
   }
   if (only.empty() || only == "example") {
-    Measure("parse+example", input, seconds, [](const std::string& in) { return ConvertOnce(in, true); });
+    Measure("parse+example", input, seconds,
+            [](const std::string& in) { return ConvertOnce(in, Output::kExample); });
+  }
+  if (only.empty() || only == "write") {
+    Measure("parse+write", input, seconds,
+            [](const std::string& in) { return ConvertOnce(in, Output::kWriter); });
   }
   return 0;
 }

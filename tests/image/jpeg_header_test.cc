@@ -182,5 +182,23 @@ TEST_CASE("truncated and damaged headers are corruption, with the byte offset") 
   }
 }
 
+TEST_CASE("scans are counted from the markers, stopping past the limit") {
+  const std::string baseline = EncodeJpeg(Gradient(40, 24, 3), 90, TJSAMP_420);
+  CHECK(CountJpegScans(baseline, Parse(baseline).scan_offset) == 1);
+  const std::string progressive = EncodeJpeg(Gradient(40, 24, 3), 90, TJSAMP_420, true);
+  const size_t first = Parse(progressive).scan_offset;
+  CHECK(CountJpegScans(progressive, first) == 10);  // libjpeg's default progression
+  CHECK(CountJpegScans(progressive, first, 3) == 4);
+  // The last scan repeated 1000 times: small to store, minutes to decode without a limit.
+  const size_t last = progressive.rfind("\xff\xda");
+  const size_t eoi = progressive.rfind("\xff\xd9");
+  std::string hostile = progressive.substr(0, eoi);
+  for (int i = 0; i < 1000; ++i) hostile += progressive.substr(last, eoi - last);
+  hostile += "\xff\xd9";
+  CHECK(CountJpegScans(hostile, first) == kMaxJpegScans + 1);
+  // Truncated inside a scan: what is there is counted, nothing is read out of bounds.
+  CHECK(CountJpegScans(progressive.substr(0, last + 3), first) == 10);
+}
+
 }  // namespace
 }  // namespace tfq::image

@@ -336,4 +336,25 @@ TEST_CASE("a decompression error is sticky") {
 }
 
 }  // namespace
+
+TEST_CASE("a stream expanding beyond the ratio stops with the flag in the message") {
+  const std::string zeros(size_t{8} << 20, '\0');
+  const std::string bomb = ZlibCompress(zeros, true);  // about 1000:1
+  DecompressionLimit limit;
+  limit.max_ratio = 100;
+  limit.ratio_floor = 1 << 20;  // small here; 1 GiB by default
+  auto s = NewDecompressingStream(NewMemoryInputStream("bomb.gz", bomb), Compression::kGzip, limit);
+  std::string got;
+  Status status = ReadAll(*s, &got, 1 << 16);
+  CHECK(status.code() == StatusCode::kResourceExhausted);
+  CHECK(status.message().find("bomb.gz: gzip data expands to more than 100 times its compressed size") == 0);
+  CHECK(status.message().find("--max-decompressed") != std::string::npos);
+  CHECK(got.size() < (size_t{2} << 20));  // stopped soon after the floor
+  // A generous ratio reads it whole.
+  limit.max_ratio = 2000;
+  s = NewDecompressingStream(NewMemoryInputStream("bomb.gz", bomb), Compression::kGzip, limit);
+  CHECK(ReadAll(*s, &got, 1 << 16).ok());
+  CHECK(got.size() == zeros.size());
+}
+
 }  // namespace tfq

@@ -82,6 +82,10 @@ TEST_CASE("file, pipe, memory and gzip sources give the same bytes for the same 
     auto mapped = OpenOrDie(dir + "/data");
     auto mapped_trace = RunScript(*mapped, data, seed);
 
+    auto skipping = OpenInputFile(dir + "/data", ReadPattern::kSkipping);  // a mapped window
+    REQUIRE(skipping.ok());
+    CHECK(RunScript(*skipping.value(), data, seed) == mapped_trace);
+
     PipeFeeder feeder(data, /*write_chunk=*/4000 + seed * 1000);
     auto piped = OpenOrDie(feeder.path());
     CHECK(RunScript(*piped, data, seed) == mapped_trace);

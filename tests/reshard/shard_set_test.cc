@@ -8,8 +8,7 @@
 
 #include <doctest/doctest.h>
 
-#include "reshard/leftovers.h"
-#include "reshard/window_file.h"
+#include "io/window_file.h"
 #include "reshard_test_util.h"
 
 namespace tfq::reshard {
@@ -75,28 +74,6 @@ TEST_CASE("a prefix must name files") {
   auto set = ShardSet::Create(o);
   REQUIRE(set.ok());
   CHECK((*set)->Open(0).code() == StatusCode::kNotFound);
-}
-
-TEST_CASE("leftovers of killed runs: own prefix removed, others reported, live ones untouched") {
-  const std::string dir = testing::MakeTempDir();
-  // A pid that certainly ended: a child that exited and was reaped.
-  const pid_t dead = fork();
-  if (dead == 0) _exit(0);
-  REQUIRE(waitpid(dead, nullptr, 0) == dead);
-  const std::string d = std::to_string(dead);
-  testing::WriteFileOrDie(dir + "/.tfq-partial.train-00003.tfrecord." + d, "xx");
-  testing::WriteFileOrDie(dir + "/.tfq-partial.train-00001-of-00004." + d, "x");
-  testing::WriteFileOrDie(dir + "/.tfq-partial.other.tfrecord." + d, "xyz");
-  testing::WriteFileOrDie(dir + "/.tfq-partial.train-extra-00001." + d, "x");
-  testing::WriteFileOrDie(dir + "/.tfq-partial.train-00002." + std::to_string(getppid()), "x");
-  testing::WriteFileOrDie(dir + "/train-00000-of-00004", "x");
-  LeftoverReport report = CleanLeftovers(dir + "/train", {dir});
-  CHECK(report.removed.size() == 2);
-  REQUIRE(report.found.size() == 2);
-  CHECK(ListDir(dir) == std::vector<std::string>{
-                            ".tfq-partial.other.tfrecord." + d,
-                            ".tfq-partial.train-00002." + std::to_string(getppid()),
-                            ".tfq-partial.train-extra-00001." + d, "train-00000-of-00004"});
 }
 
 TEST_CASE("the windowed file stream: views across window moves, large peeks, skips") {

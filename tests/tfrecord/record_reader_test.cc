@@ -96,6 +96,34 @@ TEST_CASE("a verifying length beyond the cap is refused before any allocation") 
   CHECK(Contains(reader.status().message(), "--max-record-size"));
 }
 
+TEST_CASE("hostile lengths with a verifying CRC: near 2^64 and just above the default cap") {
+  for (const uint64_t length : {UINT64_MAX, UINT64_MAX - kFramingOverhead, kDefaultMaxRecordBytes + 1}) {
+    CAPTURE(length);
+    std::string bytes(kHeaderSize, '\0');
+    EncodeHeader(length, bytes.data());
+    bytes += "tiny";
+    auto reader = ReaderOver(Frame({"ok"}) + bytes);
+    CHECK(ReadAll(reader).size() == 1);
+    CHECK(reader.error() == ReadError::kRecordTooLarge);
+    CHECK(Contains(reader.status().message(), "record 1 (byte 18): record length " + std::to_string(length) +
+                                                  " exceeds the cap of 1073741824 bytes"));
+    CHECK(Contains(reader.status().message(), "--max-record-size"));
+    auto skipper = ReaderOver(bytes);  // --count's path
+    CHECK_FALSE(skipper.Skip());
+    CHECK(skipper.error() == ReadError::kRecordTooLarge);
+  }
+}
+
+TEST_CASE("a length just under the cap in a short stream is a truncated payload") {
+  std::string bytes(kHeaderSize, '\0');
+  EncodeHeader(kDefaultMaxRecordBytes - kFramingOverhead, bytes.data());
+  bytes += std::string(100, 'x');
+  auto reader = ReaderOver(bytes);
+  CHECK(ReadAll(reader).empty());
+  CHECK(reader.error() == ReadError::kTruncatedPayload);
+  CHECK(Contains(reader.status().message(), "the stream ends 100 bytes into a"));
+}
+
 TEST_CASE("a flipped data bit is a data CRC mismatch") {
   std::string bytes = Frame(kRecords);
   bytes[kHeaderSize + 1] ^= 1;  // inside "first"

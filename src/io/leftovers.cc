@@ -1,4 +1,4 @@
-#include "reshard/leftovers.h"
+#include "io/leftovers.h"
 
 #include <dirent.h>
 #include <signal.h>
@@ -10,7 +10,7 @@
 #include <set>
 #include <string_view>
 
-namespace tfq::reshard {
+namespace tfq {
 namespace {
 
 constexpr std::string_view kHidden = ".tfq-partial.";
@@ -33,20 +33,28 @@ bool ProcessExists(long pid) {
   return kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM;
 }
 
-// Whether a hidden name is a shard of `base` (".tfq-partial.<base>-00003...") or a shuffle
-// spill file: the temporaries a run writing `base` may delete.
-bool BelongsTo(std::string_view name, std::string_view base) {
-  std::string_view rest = name.substr(kHidden.size());
-  if (rest.substr(0, 14) == "shuffle-spill.") return true;
-  if (base.empty() || rest.substr(0, base.size()) != base) return false;
-  rest.remove_prefix(base.size());
-  if (rest.empty() || rest[0] != '-') return false;
+bool StartsWith(std::string_view s, std::string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix;
+}
+
+// Whether `stem` (the name between ".tfq-partial." and ".<pid>") is a temporary of the output
+// `base`: the file itself, one of its shards ("<base>-" and at least five digits) or a side file
+// ("<base>.manifest").
+bool BelongsTo(std::string_view stem, std::string_view base, const LeftoverScope& scope) {
+  for (const std::string& own : scope.own_stems) {
+    if (StartsWith(stem, own)) return true;
+  }
+  if (base.empty() || !StartsWith(stem, base)) return false;
+  std::string_view rest = stem.substr(base.size());
+  if (rest.empty() || StartsWith(rest, ".manifest")) return true;
+  if (rest[0] != '-') return false;
   size_t digits = 1;
   while (digits < rest.size() && std::isdigit(static_cast<unsigned char>(rest[digits]))) ++digits;
   return digits - 1 >= 5;
 }
 
-void Scan(const std::string& dir, std::string_view base, LeftoverReport* report) {
+void Scan(const std::string& dir, std::string_view base, const LeftoverScope& scope,
+          LeftoverReport* report) {
   DIR* d = opendir(dir.c_str());
   if (d == nullptr) return;
   while (const dirent* e = readdir(d)) {
@@ -57,7 +65,8 @@ void Scan(const std::string& dir, std::string_view base, LeftoverReport* report)
     struct stat st;
     if (lstat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
     Leftover left{path, static_cast<uint64_t>(st.st_size)};
-    if (BelongsTo(name, base) && unlink(path.c_str()) == 0) {
+    const std::string_view stem = name.substr(kHidden.size(), name.rfind('.') - kHidden.size());
+    if (BelongsTo(stem, base, scope) && unlink(path.c_str()) == 0) {
       report->removed.push_back(std::move(left));
     } else {
       report->found.push_back(std::move(left));
@@ -68,21 +77,22 @@ void Scan(const std::string& dir, std::string_view base, LeftoverReport* report)
 
 }  // namespace
 
-LeftoverReport CleanLeftovers(const std::string& prefix, const std::vector<std::string>& extra_dirs) {
-  const size_t slash = prefix.rfind('/');
-  const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : prefix.substr(0, slash);
-  const std::string base = slash == std::string::npos ? prefix : prefix.substr(slash + 1);
+LeftoverReport CleanLeftovers(const LeftoverScope& scope) {
+  const std::string& output = scope.output;
+  const size_t slash = output.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : output.substr(0, slash);
+  const std::string base = slash == std::string::npos ? output : output.substr(slash + 1);
   LeftoverReport report;
   std::set<std::string> seen;
   auto scan = [&](const std::string& d, std::string_view b) {
     struct stat st;
     if (stat(d.c_str(), &st) != 0) return;
     const std::string id = std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino);
-    if (seen.insert(id).second) Scan(d, b, &report);
+    if (seen.insert(id).second) Scan(d, b, scope, &report);
   };
-  scan(dir, base);
-  for (const auto& extra : extra_dirs) scan(extra, "");
+  if (output != "-") scan(dir, base);
+  for (const auto& extra : scope.extra_dirs) scan(extra, "");
   return report;
 }
 
-}  // namespace tfq::reshard
+}  // namespace tfq

@@ -1,4 +1,4 @@
-#include "reshard/window_file.h"
+#include "io/window_file.h"
 
 #include <sys/mman.h>
 #include <unistd.h>
@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cerrno>
 
-namespace tfq::reshard {
+namespace tfq {
 namespace {
 
 class WindowedFileStream final : public InputStream {
@@ -88,4 +88,4 @@ std::unique_ptr<InputStream> NewWindowedFileStream(std::string path, int fd, uin
   return std::make_unique<WindowedFileStream>(std::move(path), fd, size, window);
 }
 
-}  // namespace tfq::reshard
+}  // namespace tfq

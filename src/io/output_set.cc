@@ -1,0 +1,48 @@
+#include "io/output_set.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <string>
+#include <vector>
+
+#include "io/cleanup.h"
+
+namespace tfq {
+namespace {
+
+// Whether removing `name` removes an output file: a regular file, or one that does not exist
+// yet. Never a device, a FIFO or standard output ("<stdout>", the name such streams report).
+bool IsRemovableFile(const std::string& name) {
+  if (name == "<stdout>") return false;
+  struct stat st;
+  if (lstat(name.c_str(), &st) != 0) return errno == ENOENT;
+  return S_ISREG(st.st_mode);
+}
+
+}  // namespace
+
+Status CloseTogether(std::span<OutputStream* const> outputs) {
+  std::vector<int> slots;
+  std::vector<bool> removable(outputs.size(), false);
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    if (!outputs[i] || !IsRemovableFile(outputs[i]->name())) continue;
+    removable[i] = true;
+    slots.push_back(RegisterTemporaryPath(outputs[i]->name()));
+  }
+  Status status;
+  std::vector<std::string> completed;
+  for (size_t i = 0; i < outputs.size() && status.ok(); ++i) {
+    if (!outputs[i]) continue;
+    status = outputs[i]->Close();
+    if (status.ok() && removable[i]) completed.push_back(outputs[i]->name());
+  }
+  if (!status.ok()) {
+    for (const std::string& path : completed) unlink(path.c_str());
+  }
+  for (int slot : slots) UnregisterTemporaryPath(slot);
+  return status;
+}
+
+}  // namespace tfq

@@ -1,0 +1,119 @@
+// Properties of the codec on seeded random messages (random_examples.h: empty and non-ASCII keys,
+// all three kinds, empty lists, kind-less Features, NaN/inf/-0, int64 extremes), checked as bytes:
+//  - encode -> decode -> encode gives the same bytes, NaN payloads included;
+//  - each JSON form, read back the way `tfq convert x.jsonl` reads it (ordered_json, so entries
+//    keep the line's order), encodes to the same bytes: exactly for proto-json, and for flat up
+//    to its documented losses (docs/json-forms.md).
+// json_forms_test.cc checks the same round trips as values through nlohmann::json (sorted keys);
+// these pin the byte-identical path that JSON lines depend on.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "example/example.h"
+#include "example/example_view.h"
+#include "example/json_forms.h"
+#include "random_examples.h"
+
+namespace tfq {
+namespace {
+
+constexpr int kCases = 1000;
+
+std::string Encode(const Example& e) {
+  std::string out;
+  SerializeExample(e, &out);
+  return out;
+}
+std::string Encode(const SequenceExample& s) {
+  std::string out;
+  SerializeSequenceExample(s, &out);
+  return out;
+}
+
+// What the flat form keeps of a Feature: [] for no values of any kind (read back as an empty
+// bytes list), and a float list of only non-finite values reads back as their names in bytes.
+Feature FlatImage(const Feature& f) {
+  if (f.bytes_list.empty() && f.float_list.empty() && f.int64_list.empty()) return Feature::Bytes({});
+  if (f.kind == FeatureKind::kFloat &&
+      std::none_of(f.float_list.begin(), f.float_list.end(), [](float v) { return std::isfinite(v); })) {
+    std::vector<std::string> names;
+    for (float v : f.float_list) names.push_back(std::isnan(v) ? "NaN" : v > 0 ? "Infinity" : "-Infinity");
+    return Feature::Bytes(names);
+  }
+  return f;
+}
+
+// The bytes an Example reads back as after a trip through `form`.
+std::string ExpectedAfterJson(Example e, JsonForm form) {
+  if (form == JsonForm::kFlat) {
+    for (auto& [key, f] : e.features) f = FlatImage(f);
+    e.has_features = !e.features.empty();
+  }
+  return Encode(e);
+}
+std::string ExpectedAfterJson(SequenceExample s, JsonForm form) {
+  if (form == JsonForm::kFlat) {
+    for (auto& [key, f] : s.context) f = FlatImage(f);
+    for (auto& [key, steps] : s.feature_lists) {
+      for (Feature& f : steps) f = FlatImage(f);
+    }
+    s.has_context = s.has_feature_lists = true;
+  }
+  return Encode(s);
+}
+
+TEST_CASE("property: encode -> decode -> encode is the identity on bytes") {
+  testing::RandomExamples random(0x5eed0001, {.nan = true, .utf8_keys = false});
+  ExampleView view;
+  SequenceExampleView sequence_view;
+  for (int i = 0; i < kCases; ++i) {
+    const std::string bytes = Encode(random.NextExample());
+    REQUIRE(view.Parse(bytes).ok());
+    Example decoded;
+    REQUIRE(ToExample(view, &decoded).ok());
+    REQUIRE(Encode(decoded) == bytes);
+
+    const std::string sequence_bytes = Encode(random.NextSequenceExample());
+    REQUIRE(sequence_view.Parse(sequence_bytes).ok());
+    SequenceExample sequence;
+    REQUIRE(ToSequenceExample(sequence_view, &sequence).ok());
+    REQUIRE(Encode(sequence) == sequence_bytes);
+  }
+}
+
+TEST_CASE("property: both JSON forms read back (in line order) to the same bytes") {
+  testing::RandomExamples random(0x5eed0002, {.nan = true, .utf8_keys = true});
+  ExampleView view;
+  SequenceExampleView sequence_view;
+  for (int i = 0; i < kCases; ++i) {
+    const Example example = random.NextExample();
+    const SequenceExample sequence = random.NextSequenceExample();
+    const std::string bytes = Encode(example);
+    const std::string sequence_bytes = Encode(sequence);
+    REQUIRE(view.Parse(bytes).ok());
+    REQUIRE(sequence_view.Parse(sequence_bytes).ok());
+    for (JsonForm form : {JsonForm::kProtoJson, JsonForm::kFlat}) {
+      std::string json;
+      AppendExampleJson(view, form, &json);
+      Example back;
+      Status s = ExampleFromJson(nlohmann::ordered_json::parse(json), &back);
+      REQUIRE_MESSAGE(s.ok(), json, "\n", s.ToString());
+      REQUIRE_MESSAGE(Encode(back) == ExpectedAfterJson(example, form), json);
+
+      json.clear();
+      AppendSequenceExampleJson(sequence_view, form, &json);
+      SequenceExample sequence_back;
+      s = SequenceExampleFromJson(nlohmann::ordered_json::parse(json), &sequence_back);
+      REQUIRE_MESSAGE(s.ok(), json, "\n", s.ToString());
+      REQUIRE_MESSAGE(Encode(sequence_back) == ExpectedAfterJson(sequence, form), json);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tfq
