@@ -15,7 +15,7 @@ Status JsonLinesToRecords(InputStream* in, const JsonLinesOptions& options, cons
   std::string serialized;
   Example example;
   SequenceExample sequence;
-  while (lines.Next(&line)) {
+  while (lines.SkipBlankLines() && lines.Next(&line)) {
     if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
     const std::string where = in->name() + ": line " + std::to_string(lines.line_number());
     const JsonPrescan prescan = PrescanJson(line);

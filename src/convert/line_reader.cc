@@ -1,5 +1,6 @@
 #include "convert/line_reader.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace tfq {
@@ -34,6 +35,30 @@ bool LineReader::Next(std::string_view* line) {
                                       " is longer than " + std::to_string(max_line_) +
                                       " bytes, the limit that bounds memory; raise it with --max-row-size if the file is genuine");
   return false;
+}
+
+bool LineReader::SkipBlankLines() {
+  if (!status_.ok()) return false;
+  if (pending_) {
+    in_->Consume(pending_);
+    pending_ = 0;
+  }
+  for (;;) {
+    std::string_view avail;
+    status_ = in_->Peek(1 << 16, &avail);
+    if (!status_.ok()) return false;
+    size_t blank = 0;
+    while (blank < avail.size() && (avail[blank] == '\n' || avail[blank] == ' ' ||
+                                    avail[blank] == '\t' || avail[blank] == '\r')) {
+      ++blank;
+    }
+    // Whole lines only: up to the last newline of the blank run.
+    const size_t last_newline = avail.substr(0, blank).rfind('\n');
+    if (last_newline == std::string_view::npos) return true;
+    line_number_ += std::count(avail.begin(), avail.begin() + last_newline + 1, '\n');
+    in_->Consume(last_newline + 1);
+    if (blank < avail.size()) return true;
+  }
 }
 
 }  // namespace tfq

@@ -19,6 +19,11 @@ class LineReader {
   // line without a newline counts. Returns false at the end of input or on error (see status()).
   bool Next(std::string_view* line);
 
+  // Steps over lines holding only spaces, tabs and CRs, a buffer at a time rather than a line at
+  // a time (a gzip bomb of newlines is a billion lines), keeping line_number() right. Returns
+  // false on error (see status()); the next Next() reads the first other line.
+  bool SkipBlankLines();
+
   const Status& status() const { return status_; }
   uint64_t line_number() const { return line_number_; }  // 1-based number of the line last read
 

@@ -41,4 +41,25 @@ TEST_CASE("a line over the cap is an error naming the line") {
   CHECK(s.message().find("mem.jsonl: line 2") != std::string::npos);
 }
 
+TEST_CASE("blank lines are skipped in bulk, line numbers kept") {
+  const std::string text = "a\n\n \t\r\n" + std::string(200000, '\n') + "  b\n\n   ";
+  auto in = NewMemoryInputStream("mem.jsonl", text);
+  LineReader reader(in.get(), 1 << 20);
+  std::string_view line;
+  REQUIRE(reader.SkipBlankLines());
+  REQUIRE(reader.Next(&line));
+  CHECK(line == "a");
+  CHECK(reader.line_number() == 1);
+  REQUIRE(reader.SkipBlankLines());
+  REQUIRE(reader.Next(&line));
+  CHECK(line == "  b");  // a line's own leading blanks stay
+  CHECK(reader.line_number() == 200004);
+  REQUIRE(reader.SkipBlankLines());
+  REQUIRE(reader.Next(&line));  // the last, blank, line without a newline
+  CHECK(line == "   ");
+  CHECK(reader.SkipBlankLines());
+  CHECK_FALSE(reader.Next(&line));
+  CHECK(reader.status().ok());
+}
+
 }  // namespace tfq

@@ -99,7 +99,8 @@ import json, sys
 c = json.load(open(sys.argv[1]))["comparison"]
 assert c["regressed"] is True and c["max_regression"] == 0.1, c
 assert {x["workload"] for x in c["compared"] if x["regression"]} == {"read-crc-memory", "parse-example"}, c
-assert all(x["change"] < -0.99 for x in c["compared"]), c
+# 1000x the measured ratios: even a run 100x noisier than the baseline shows as -90% or worse
+assert all(x["change"] < -0.9 for x in c["compared"]), c
 PY
 
 # Gate errors: nothing in common is a usage error, a bad file is bad data, a missing one exit 1.
