@@ -1,6 +1,6 @@
 // A main() for the fuzz targets in builds without libFuzzer: feeds every file named on the command
 // line, or found (recursively, in sorted order) in a directory named there, to
-// LLVMFuzzerTestOneInput once. ctest runs it over the committed seeds and regression inputs, so
+// LLVMFuzzerTestOneInput once, after the empty input. ctest runs it over the committed seeds and regression inputs, so
 // every reproducer stays fixed in the ordinary (and the ASan+UBSan) test runs.
 //
 // A missing directory is not an error (a target may have no regressions yet); an unreadable file
@@ -37,7 +37,10 @@ std::vector<fs::path> InputsUnder(const fs::path& root) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  size_t replayed = 0;
+  // The empty input first, as libFuzzer runs it (so no seed file needs to be empty).
+  uint8_t none[1] = {0};
+  LLVMFuzzerTestOneInput(none, 0);
+  size_t replayed = 1;
   for (int i = 1; i < argc; ++i) {
     for (const fs::path& path : InputsUnder(argv[i])) {
       std::ifstream in(path, std::ios::binary);
