@@ -8,7 +8,8 @@
 # tests/image/image_perftest.cc (scaled decode to RGB, area resize, encode; files preloaded; no
 # TFRecord writing), with its decode alone. Python peers preload the files; tfq and vipsthumbnail
 # read them (from the page cache after a warm-up run). N threads = N processes for the peers
-# that are single-threaded, N OpenMP threads for tfq. Each figure is the best of --runs runs.
+# that are single-threaded, --threads N for tfq (N OpenMP converter threads, plus its reader and writer
+# threads). Each figure is the best of --runs runs.
 #
 #   scripts/bench-images.sh [--runs 3] [--seconds 4] [--build DIR]     (root, for apt-get)
 # Prints a Markdown table (ratios: tfq / peer) with the machine, the date and the commands.

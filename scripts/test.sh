@@ -29,9 +29,10 @@ cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DTFQ_SANITIZE=thread
 tsan_targets=(tfq_pipeline_test tfq_convert_test tfq_reshard_test tfq_imageset_test tfq_io_test)
 cmake --build build-tsan -j"$jobs" --target "${tsan_targets[@]}"
 # The record pipeline, the CSV converter's worker threads, reshard's writer lanes, the image
-# converter's writer thread and the interrupt-cleanup table. OMP_THREAD_LIMIT=1: gcc's libgomp is
-# not built with TSan, which then cannot see its barriers and reports the OpenMP region's shared
-# variables as races; with one OpenMP thread the hand-off to the writer thread is still checked.
+# converter's reader and writer threads, the read-ahead stream and the interrupt-cleanup table.
+# OMP_THREAD_LIMIT=1: gcc's libgomp is not built with TSan, which then cannot see how it starts
+# the OpenMP region's threads and reports what they share as races; with one OpenMP thread the
+# hand-offs to the reader and writer threads are still checked.
 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 OMP_THREAD_LIMIT=1 ctest --test-dir build-tsan --output-on-failure -j"$jobs" -R "^unit\.(pipeline|convert|reshard|imageset|io)$"
 
 echo "== Fuzzing: every libFuzzer target for a short while (scripts/fuzz.sh; TFQ_FUZZ_SECONDS each)"

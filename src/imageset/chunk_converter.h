@@ -1,20 +1,20 @@
-// ChunkConverter: the OpenMP hot loop. Reads, hashes, converts and encodes a chunk of images in
-// parallel, one record (or one failure) per slot.
+// ChunkConverter: the per-thread half of the conversion loop (conversion_loop.h). It owns one
+// Worker per thread (its ImageConverter with TurboJPEG handles and buffers, its Example encoder),
+// so threads share nothing but read-only inputs, and turns one image's source bytes (read and
+// hashed by the loop) into one record or one failure.
 //
-// Each OpenMP thread owns a Worker (its ImageConverter with TurboJPEG handles, its file buffer,
-// its Example encoder), so threads share nothing but the read-only inputs. Nothing can leave the
-// parallel region by exception: every slot gets a Status, allocation failures included, and the
-// caller looks at the slots in index order, so which failure is reported first never depends on
-// timing. A slot's record depends only on its image and the options: output is byte-identical
-// for any thread count.
+// Nothing here throws: every slot gets a Status, allocation failures included. A slot's record
+// depends only on its image and the options, so the output is byte-identical for any thread
+// count.
 //
-// Thread safety: Convert is called by one thread at a time (it forks the OpenMP team itself).
+// Thread safety: ConvertSource(t, ...) may run concurrently for different t; one caller per t.
 #ifndef TFQ_IMAGESET_CHUNK_CONVERTER_H_
 #define TFQ_IMAGESET_CHUNK_CONVERTER_H_
 
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/status.h"
@@ -33,6 +33,31 @@ struct ConvertedSlot {
   uint64_t source_bytes = 0;          // bytes read from the file
 };
 
+// A source file's bytes. Unlike a std::string it does not zero-fill when it grows (the file is
+// about to overwrite the bytes), and it keeps its capacity from one file to the next.
+class SourceBuffer {
+ public:
+  // Never a null data() (an empty file is "", as a std::string's would be).
+  std::string_view view() const { return size_ ? std::string_view(data_.get(), size_) : ""; }
+  size_t size() const { return size_; }
+  size_t capacity() const { return capacity_; }
+  // Makes the size n; the contents are unspecified unless n <= size().
+  char* Resize(size_t n);
+
+ private:
+  std::unique_ptr<char[]> data_;
+  size_t size_ = 0;
+  size_t capacity_ = 0;
+};
+
+// Reads a whole regular file into *out (resized; capacity reused). Errors name the path.
+Status ReadWholeFile(const std::string& path, std::string* out);
+Status ReadWholeFile(const std::string& path, SourceBuffer* out);
+
+// Reads slot.entry's file into *file, setting slot.status and slot.source_bytes. No exception
+// leaves it.
+void ReadSource(ConvertedSlot& slot, SourceBuffer* file);
+
 class ChunkConverter {
  public:
   // `options` must be valid; keys and extras outlive the converter. threads <= 0: all cores.
@@ -42,27 +67,19 @@ class ChunkConverter {
 
   int threads() const { return threads_; }
 
-  // Converts slots[0..count) in parallel (their entry and position must be set).
-  void Convert(ConvertedSlot* slots, size_t count);
+  // Converts `file` (slot.entry's bytes, whose SHA-256 is `digest`) into slot.record with
+  // thread t's worker (0 <= t < threads()), or sets slot.status. No exception leaves it.
+  void ConvertSource(int t, std::string_view file, const Sha256Digest& digest, ConvertedSlot& slot);
 
  private:
   struct Worker;
-  // No exception leaves these; every slot they are given gets a status.
-  void ConvertOne(Worker& w, ConvertedSlot& slot);
-  void ConvertPair(Worker& w, ConvertedSlot& a, ConvertedSlot& b);
-  static void Read(std::string& file, ConvertedSlot& slot);
-  void Finish(Worker& w, const std::string& file, const Sha256Digest& digest, ConvertedSlot& slot);
 
   image::ConvertOptions options_;
   const FeatureKeys* keys_;
   const std::vector<ExtraColumn>* extras_;
   int threads_;
   std::vector<std::unique_ptr<Worker>> workers_;
-  std::vector<size_t> order_;  // the slots of a chunk in processing order
 };
-
-// Reads a whole regular file into *out (resized; capacity reused). Errors name the path.
-Status ReadWholeFile(const std::string& path, std::string* out);
 
 }  // namespace tfq::imageset
 

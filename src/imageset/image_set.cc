@@ -16,6 +16,7 @@
 #include "imageset/run_manifest.h"
 #include "imageset/sha256.h"
 #include "imageset/shard_plan.h"
+#include "io/compression.h"
 #include "io/file_streams.h"
 #include "tfrecord/format.h"
 #include "tfrecord/open.h"
@@ -72,6 +73,42 @@ nlohmann::ordered_json OptionsJson(const ImageSetOptions& o, const FeatureKeys& 
   return j;
 }
 
+// The bytes of a shard file and their SHA-256, as the shard is written.
+struct ShardDigest {
+  bool done = false;  // set by a successful Close
+  uint64_t bytes = 0;
+  std::string sha256;
+};
+
+// Passes everything through to the file stream under it and hashes it on the way, so that the
+// manifest gets the shard's checksum without reading the shard again after the run. It sits
+// below any compression: it sees the bytes that reach the file.
+class HashingOutput : public OutputStream {
+ public:
+  HashingOutput(std::unique_ptr<OutputStream> file, ShardDigest* digest)
+      : file_(std::move(file)), digest_(digest) {}
+  Status Write(std::string_view data) override {
+    hash_.Update(data);
+    bytes_ += data.size();
+    return file_->Write(data);
+  }
+  Status Close() override {
+    TFQ_RETURN_IF_ERROR(file_->Close());
+    digest_->done = true;
+    digest_->bytes = bytes_;
+    digest_->sha256 = DigestHex(hash_.Final());
+    return Status::OK();
+  }
+  const std::string& name() const override { return file_->name(); }
+  uint64_t bytes_written() const override { return bytes_; }
+
+ private:
+  std::unique_ptr<OutputStream> file_;
+  ShardDigest* digest_;
+  Sha256 hash_;
+  uint64_t bytes_ = 0;
+};
+
 Status HashFile(const std::string& path, std::string* hex, uint64_t* bytes) {
   const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return Status::FromErrno(path, errno);
@@ -117,18 +154,17 @@ Result<uint64_t> ChooseShardCount(const ImageSetOptions& o, const std::vector<Lo
   uint64_t total_in = 0;
   for (const LoopItem& it : order) total_in += it.entry->bytes;
   const uint64_t samples = std::min(n, kSizeSample);
-  std::vector<ConvertedSlot> slots(samples);
-  for (uint64_t i = 0; i < samples; ++i) {
-    slots[i].entry = order[i * n / samples].entry;
-    slots[i].position = i * n / samples;
-  }
-  converter->Convert(slots.data(), slots.size());
+  std::vector<LoopItem> sample(samples);
+  for (uint64_t i = 0; i < samples; ++i) sample[i] = order[i * n / samples];
   uint64_t in = 0, out = 0;
-  for (const ConvertedSlot& s : slots) {
-    if (!s.status.ok()) continue;
-    in += s.source_bytes;
-    out += s.record.size() + tfrecord::kHeaderSize + tfrecord::kFooterSize;
-  }
+  auto sink = [&](ConvertedSlot& s) {
+    if (s.status.ok()) {
+      in += s.source_bytes;
+      out += s.record.size() + tfrecord::kHeaderSize + tfrecord::kFooterSize;
+    }
+    return Status::OK();
+  };
+  TFQ_RETURN_IF_ERROR(RunConversionLoop(converter, sample, sample.size(), sink, [] {}));
   const double ratio = in ? static_cast<double>(out) / static_cast<double>(in) : 1.0;
   return ShardsForSize(static_cast<uint64_t>(static_cast<double>(total_in) * ratio), shard_size, n);
 }
@@ -199,6 +235,24 @@ Result<ImageSetResult> ConvertImageSet(const ImageSetOptions& o, ImageSetObserve
   wopts.compression = o.compression;
   wopts.task_index = o.task_index;
   wopts.num_tasks = o.num_tasks;
+  std::vector<ShardDigest> digests(plan->num_shards());  // filled as the shards are closed
+  uint64_t next_digest = 0;
+  wopts.create_output = [&](const std::string& path,
+                            Compression c) -> Result<std::unique_ptr<OutputStream>> {
+    // The writer creates its shards in index order: find this one's index from the last.
+    while (next_digest < digests.size() &&
+           tfrecord::ShardName(o.prefix, next_digest, digests.size(), o.suffix) != path) {
+      ++next_digest;
+    }
+    if (next_digest == digests.size()) return Status::Internal(path + ": not a shard of this set");
+    auto file = CreateOutputFile(path);
+    if (!file.ok()) return file.status();
+    const uint64_t k = next_digest++;
+    std::unique_ptr<OutputStream> out = std::make_unique<HashingOutput>(std::move(file).value(), &digests[k]);
+    if (c == Compression::kAuto) c = CompressionFromExtension(path);
+    if (c != Compression::kNone) out = NewCompressingStream(std::move(out), c);
+    return out;
+  };
   auto writer = tfrecord::ShardedRecordWriter::Create(wopts);
   if (!writer.ok()) return writer.status();
 
@@ -252,7 +306,12 @@ Result<ImageSetResult> ConvertImageSet(const ImageSetOptions& o, ImageSetObserve
     e.index = k;
     e.file = BaseName(info.path);
     e.records = info.records;
-    TFQ_RETURN_IF_ERROR(HashFile(info.path, &e.sha256, &e.bytes));
+    if (digests[k].done) {  // always, after a successful Close; reading the file back is the fallback
+      e.sha256 = digests[k].sha256;
+      e.bytes = digests[k].bytes;
+    } else {
+      TFQ_RETURN_IF_ERROR(HashFile(info.path, &e.sha256, &e.bytes));
+    }
     result.records += e.records;
     result.bytes += e.bytes;
     result.shard_paths.push_back(info.path);

@@ -104,6 +104,7 @@ Sha256::Sha256()
 void Sha256::Update(std::string_view data) {
   const auto* p = reinterpret_cast<const uint8_t*>(data.data());
   size_t n = data.size();
+  if (n == 0) return;  // an empty view's data() may be null, which memcpy must not get
   total_bytes_ += n;
   if (block_used_ > 0) {
     const size_t take = std::min(n, 64 - block_used_);

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "imageset/run_manifest.h"
+#include "imageset/sha256.h"
 #include "imageset_test_util.h"
 
 namespace tfq::imageset {
@@ -57,6 +58,13 @@ TEST_CASE("image set: records + failures = files, failures listed in order") {
   REQUIRE(m.ok());
   CHECK(m->records() + m->failures.size() == m->files_found);
   CHECK(m->failures[0].position < m->failures[1].position);
+  // The checksums, taken as the shards were written, are those of the files.
+  REQUIRE(m->shards.size() == 5);
+  for (const ShardEntry& e : m->shards) {
+    const std::string bytes = tfq::testing::ReadFileOrDie(out + "/a/" + e.file);
+    CHECK(e.bytes == bytes.size());
+    CHECK(e.sha256 == Sha256Hex(bytes));
+  }
 }
 
 TEST_CASE("image set: same bytes for 1 and 3 threads; 3 tasks write what one run writes") {
