@@ -24,7 +24,7 @@ FileReport ScanFile(const std::string& path, const ScanOptions& options,
   report.path = path;
   Result<tfrecord::OpenedInput> opened =
       tfrecord::OpenRecordInput(path, options.compression, options.decompression,
-                                options.headers_only ? ReadPattern::kSkipping : ReadPattern::kSequential);
+                                options.headers_only ? ReadPattern::kSkipping : ReadPattern::kReadAhead);
   if (!opened.ok()) {
     report.status = opened.status();
     if (on_problem) on_problem(report.status);

@@ -10,6 +10,7 @@
 
 #include "io/buffered_input_stream.h"
 #include "io/file_streams.h"
+#include "io/read_ahead_file.h"
 #include "io/window_file.h"
 
 namespace tfq {
@@ -122,6 +123,11 @@ Result<std::unique_ptr<InputStream>> OpenInputFile(const std::string& path, Read
   }
   if (S_ISREG(st.st_mode) && pattern == ReadPattern::kSkipping) {
     return NewWindowedFileStream(path, fd, static_cast<uint64_t>(st.st_size), kSkippingMapWindow);
+  }
+  // A file of a few blocks is read before a thread would have started.
+  if (S_ISREG(st.st_mode) && pattern == ReadPattern::kReadAhead &&
+      static_cast<uint64_t>(st.st_size) > 4 * kReadAheadBlockBytes) {
+    return NewReadAheadFileStream(path, fd);
   }
   if (S_ISREG(st.st_mode)) {
     return std::unique_ptr<InputStream>(

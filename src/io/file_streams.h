@@ -15,12 +15,15 @@ namespace tfq {
 enum class ReadPattern {
   kSequential,  // every byte (verify, decode, copy)
   kSkipping,    // small reads far apart (record headers only: `tfq inspect --count`)
+  kReadAhead,   // every byte, with costly work per byte (CRC + parse: `tfq inspect --verify`)
 };
 
 // Opens `path` for reading; "-" is standard input. A regular file read kSequential goes through
 // pread() into a 256 KiB buffer (grown only for larger Peeks); read kSkipping it is mapped through
 // a large sliding window (io/window_file.h), where reaching the next header costs a page fault
-// that maps a whole page-cache folio rather than a system call per header. Pipes, terminals and
+// that maps a whole page-cache folio rather than a system call per header; read kReadAhead (and
+// larger than a few blocks) it is read by a background thread ahead of the consumer
+// (io/read_ahead_file.h), so that the copy and the caller's work overlap. Pipes, terminals and
 // other special files are read with 1 MiB read() calls either way. Errors name the path:
 // "data/x.tfrecord: No such file or directory" (kNotFound), a directory is kInvalidArgument
 // ("data: is a directory").

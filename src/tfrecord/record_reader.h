@@ -79,8 +79,9 @@ class RecordReader {
   const Status& status() const { return status_; }
   ReadError error() const { return error_; }
 
-  // Index of the record last returned (or being read when an error occurred), 0-based, counting
-  // every record that framed correctly, including ones dropped by kSkipDataCrc.
+  // Index of the record last returned, 0-based, counting every record that framed correctly,
+  // including ones dropped by kSkipDataCrc. (After an error, status() names the record that
+  // failed: the next index.)
   uint64_t record_index() const { return index_ == 0 ? 0 : index_ - 1; }
   // Records framed so far (returned + dropped).
   uint64_t records_framed() const { return index_; }

@@ -86,6 +86,10 @@ TEST_CASE("file, pipe, memory and gzip sources give the same bytes for the same 
     REQUIRE(skipping.ok());
     CHECK(RunScript(*skipping.value(), data, seed) == mapped_trace);
 
+    auto read_ahead = OpenInputFile(dir + "/data", ReadPattern::kReadAhead);  // a reading thread
+    REQUIRE(read_ahead.ok());
+    CHECK(RunScript(*read_ahead.value(), data, seed) == mapped_trace);
+
     PipeFeeder feeder(data, /*write_chunk=*/4000 + seed * 1000);
     auto piped = OpenOrDie(feeder.path());
     CHECK(RunScript(*piped, data, seed) == mapped_trace);

@@ -69,4 +69,39 @@ TEST_CASE("a missing file is NotFound naming the path") {
   CHECK(in.status().message().find("/nonexistent/x.tfrecord") != std::string::npos);
 }
 
+TEST_CASE("every read pattern reads the same records and finds a corrupt one at the same place") {
+  // Larger than a few read-ahead blocks, with records that straddle blocks and records larger
+  // than a block, so that kReadAhead stitches; then one payload byte is flipped.
+  const std::string dir = tfq::testing::MakeTempDir();
+  std::vector<std::string> records;
+  for (size_t i = 0; i < 60; ++i) {
+    records.push_back(std::string((i * 7919) % 300000 + i, static_cast<char>('a' + i % 26)));
+  }
+  const std::string path = WriteRecords(dir + "/f.tfrecord", Compression::kNone, records);
+  std::string bytes = tfq::testing::ReadFileOrDie(path);
+  REQUIRE(bytes.size() > (size_t{4} << 20));
+  uint64_t corrupt_offset = 0;
+  for (size_t i = 0; i < 41; ++i) corrupt_offset += records[i].size() + kFramingOverhead;
+  bytes[corrupt_offset + kHeaderSize + 5] ^= 1;  // record 41's payload
+  tfq::testing::WriteFileOrDie(dir + "/bad.tfrecord", bytes);
+
+  for (ReadPattern pattern : {ReadPattern::kSequential, ReadPattern::kReadAhead}) {
+    CAPTURE(static_cast<int>(pattern));
+    auto good = OpenRecordInput(path, Compression::kAuto, DecompressionLimit::Default(), pattern);
+    REQUIRE(good.ok());
+    RecordReader reader(std::move(good->stream), {});
+    CHECK(testing::ReadAll(reader) == records);
+    CHECK(reader.status().ok());
+
+    auto bad = OpenRecordInput(dir + "/bad.tfrecord", Compression::kAuto,
+                               DecompressionLimit::Default(), pattern);
+    REQUIRE(bad.ok());
+    RecordReader bad_reader(std::move(bad->stream), {});
+    CHECK(testing::ReadAll(bad_reader).size() == 41);
+    CHECK(bad_reader.error() == ReadError::kDataCrcMismatch);
+    CHECK(bad_reader.status().message().find("record 41 (byte " + std::to_string(corrupt_offset)) !=
+          std::string::npos);
+  }
+}
+
 }  // namespace tfq::tfrecord
