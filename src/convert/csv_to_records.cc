@@ -200,7 +200,7 @@ Status Conversion::ConvertInput(size_t index) {
     }
     if (done) break;
     slot->parsed = true;
-    held += slot->chunk.bytes.size();
+    held += slot->chunk.data().size();
     if (!known && held >= hold_cap) {
       return Status::InvalidData(inputs_[index] + ": no header row in the first " +
                                  std::to_string(held) + " bytes (only blank lines)");
@@ -219,6 +219,9 @@ Status Conversion::ConvertInput(size_t index) {
     return Status::OK();
   }
   for (auto& slot : prologue) pool_->Adopt(std::move(slot));
+  // One thread converts each chunk before the next is read, so the chunks can be views of the
+  // stream's buffer rather than copies. (The prologue's chunks above are held: copies.)
+  chunker.Lend(options_.threads <= 1);
   while (!done) {
     CsvSlot* slot;
     TFQ_RETURN_IF_ERROR(pool_->Acquire(&slot));

@@ -67,9 +67,21 @@ class CsvRecordPool {
   Status Drain();
 
  private:
+  // The masked CRCs of record headers by record length, filled as lengths occur: the rows of a
+  // table make records of a few dozen distinct lengths, and a CRC call per header costs as much
+  // as a short record's own. 0 = not known yet (a CRC that is 0 is just recomputed).
+  class HeaderCrcs {
+   public:
+    uint32_t Get(size_t length);
+
+   private:
+    static constexpr size_t kLengths = 4096;
+    std::vector<uint32_t> crcs_ = std::vector<uint32_t>(kLengths, 0);
+  };
   struct Worker {
     csv::ChunkParser parser;
     csv::RowExampleWriter writer;
+    HeaderCrcs header_crcs;
   };
 
   static Status Process(CsvSlot* slot, Worker* worker);

@@ -1,15 +1,16 @@
 #include "csv/chunker.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <string>
 
-#include "csv/scan_inl.h"
+#include "csv/block_scan.h"
 
 namespace tfq::csv {
 namespace {
 
-using internal::ByteClasses;
+using internal::BlockMasks;
 using internal::kBlockBytes;
 
 constexpr size_t kNoTerminator = ~size_t{0};
@@ -30,21 +31,27 @@ struct ScanTotals {
 // Scans bytes [0, len) of p. A record ends at a CR or LF outside quotes whose previous byte is
 // not itself such a terminator: this skips blank lines and counts a CRLF once.
 //
-// This scan is the serial part of parallel parsing, so it is built twice, with and without the
-// POPCNT instruction (not in baseline x86-64; libgcc's fallback is a call per count), and the
-// loader picks one (GCC function multiversioning). Not under ThreadSanitizer: the loader runs
-// the (instrumented) ifunc resolver before TSan's runtime is up, and the program crashes at start.
+// This scan is the serial part of parallel parsing, so the counting is built twice, with and
+// without the POPCNT instruction (not in baseline x86-64; libgcc's fallback is a call per count),
+// and the loader picks one (GCC function multiversioning). Not under ThreadSanitizer: the loader
+// runs the (instrumented) ifunc resolver before TSan's runtime is up, and the program crashes at
+// start. The classification itself has its own run-time choice (block_scan.h).
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_THREAD__)
 __attribute__((target_clones("popcnt", "default")))
 #endif
 void ScanRecords(const char* p, size_t len, bool quoting, ScanState* st, ScanTotals* t) {
-  const uint64_t quote_enable = quoting ? ~uint64_t{0} : 0;
+  constexpr size_t kRunBlocks = 64;  // 4 KiB of input per ClassifyBlocks call
+  BlockMasks masks[kRunBlocks];
   for (size_t i = 0; i < len; i += kBlockBytes) {
+    const size_t in_run = i / kBlockBytes % kRunBlocks;
+    if (in_run == 0) {
+      // The delimiter plays no part here; '\n' keeps the classifier from looking for another byte.
+      internal::ClassifyBlocks(p + i, std::min(len - i, kRunBlocks * kBlockBytes), '\n', quoting,
+                               &st->in_quote, masks);
+    }
+    const BlockMasks& m = masks[in_run];
     const size_t n = len - i < kBlockBytes ? len - i : kBlockBytes;
-    // The delimiter plays no part here; '\n' keeps the classifier from looking for another byte.
-    const ByteClasses m = internal::ClassifyTail(p + i, n, '\n', '"');
-    const uint64_t inside = internal::PrefixXor(m.quote & quote_enable) ^ st->in_quote;
-    const uint64_t term = (m.lf | m.cr) & ~inside;
+    const uint64_t term = (m.lf | m.cr) & ~m.inside;
     t->lines += std::popcount(m.lf);
     if (m.cr | st->prev_cr) {  // CRs are rare outside Windows files; a CRLF counts once
       t->lines += std::popcount(m.cr) - std::popcount(m.lf & ((m.cr << 1) | st->prev_cr));
@@ -52,7 +59,6 @@ void ScanRecords(const char* p, size_t len, bool quoting, ScanState* st, ScanTot
     t->records += std::popcount(term & ~((term << 1) | st->prev_term));
     if (term) t->last_term = i + 63 - std::countl_zero(term);
     const unsigned top = static_cast<unsigned>(n - 1);
-    st->in_quote = internal::TopBitToMask(inside << (63 - top));
     st->prev_term = (term >> top) & 1;
     st->prev_cr = (m.cr >> top) & 1;
   }
@@ -111,6 +117,10 @@ Status Chunker::RecordTooLong(std::string_view scanned) const {
 
 Status Chunker::Next(Chunk* chunk, bool* done) {
   *done = false;
+  if (lent_ != 0) {  // the caller is done with the records lent last time
+    in_->Consume(lent_);
+    lent_ = 0;
+  }
   if (finished_) {
     *done = true;
     return Status::OK();
@@ -158,13 +168,25 @@ Status Chunker::Next(Chunk* chunk, bool* done) {
     if (want >= options_.max_record_bytes) return RecordTooLong(view.substr(0, want));
     want = want > options_.max_record_bytes / 2 ? options_.max_record_bytes : want * 2;
   }
-  chunk->bytes.assign(view.data(), cut);
+  chunk->lent = lend_;
+  if (lend_) {
+    chunk->lent_bytes = view.substr(0, cut);
+  } else {
+    // A power of two, so that chunks of about the same size share one allocation (each new one
+    // costs page faults on first touch).
+    if (chunk->bytes.capacity() < cut) chunk->bytes.reserve(std::bit_ceil(cut));
+    chunk->bytes.assign(view.data(), cut);
+  }
   chunk->source.assign(in_->name());
   chunk->index = next_index_++;
   chunk->first_line = next_line_;
   chunk->first_record = next_record_;
   chunk->first_byte = in_->position();
-  in_->Consume(cut);
+  if (lend_) {
+    lent_ = cut;
+  } else {
+    in_->Consume(cut);
+  }
   bytes_chunked_ += cut;
   next_line_ += lines;
   next_record_ += records;

@@ -42,12 +42,17 @@ struct ChunkPosition {
 };
 
 struct Chunk {
-  std::string bytes;  // whole records; reused between calls, so recycle Chunk objects
+  std::string bytes;  // whole records (unless lent); reused between calls, so recycle Chunks
   std::string source;
   uint64_t index = 0;  // 0, 1, 2, ... in stream order
   uint64_t first_line = 1;
   uint64_t first_record = 0;
   uint64_t first_byte = 0;
+
+  // The records: `bytes`, or the stream's own buffer when the chunker lent it (Chunker::Lend).
+  std::string_view data() const { return lent ? lent_bytes : std::string_view(bytes); }
+  bool lent = false;
+  std::string_view lent_bytes;
 
   // Views `source`: valid while this Chunk is alive and unchanged.
   ChunkPosition position() const { return {source, first_line, first_record, first_byte}; }
@@ -63,6 +68,13 @@ class Chunker {
   // for a record longer than max_record_bytes (naming its line and, when a quote was left open,
   // where it opened). An error concerns bytes after every chunk already returned.
   Status Next(Chunk* chunk, bool* done);
+
+  // With lend, Next leaves Chunk::bytes alone and points Chunk::data() into the stream's buffer
+  // instead of copying the records (a copy of every input byte, measurable on one thread); the
+  // view is valid until the next call of Next (which only then consumes the bytes from the
+  // stream) or the chunker's end. For a caller that is done with each chunk before asking for
+  // the next.
+  void Lend(bool lend) { lend_ = lend; }
 
   // Bytes handed out in chunks so far (the BOM excluded).
   uint64_t bytes_chunked() const { return bytes_chunked_; }
@@ -80,6 +92,8 @@ class Chunker {
   uint64_t next_line_ = 1;
   uint64_t next_record_ = 0;
   uint64_t bytes_chunked_ = 0;
+  bool lend_ = false;
+  size_t lent_ = 0;  // bytes handed out by the last Next that are still to be consumed
 };
 
 // Counts physical line ends (LF, CRLF, lone CR; inside quotes too) in `bytes`: the line number of

@@ -57,16 +57,20 @@ class RowExampleWriter {
     bool missing_is_error = false;  // required, without a default
     uint32_t missing = 0;  // the whole entry for a missing value, in missing_
     uint32_t missing_size = 0;
-    size_t room = 0;  // bytes to reserve beyond room_per_byte * the field's size
-    size_t room_per_byte = 0;
   };
-  char* Grow(ByteBuffer* out, char* p, size_t need, char** limit);
   Status Error(const RowBatch& batch, size_t row);
 
   RowConverter converter_;  // the error path
   KeyedExampleEncoder encoder_;
   NaMatcher na_;
+  bool has_na_ = false;  // NA strings besides the empty field
   std::vector<Column> columns_;
+  size_t fields_needed_ = 0;  // 1 + the largest source field; a row has that many (else padded)
+  std::vector<std::string_view> short_row_;
+  // Room for a row: row_room_ (every column's framing and slack) + room_per_byte_ (the largest
+  // per-byte bound of a column's values) * RowBatch::RowBytes (the row's fields lie within it).
+  size_t row_room_ = 0;
+  size_t room_per_byte_ = 0;
   std::string missing_;  // precomputed entries, padded for KeyedExampleEncoder's copies
   std::vector<int64_t> int64s_;  // list elements of the current field
   std::vector<float> floats_;

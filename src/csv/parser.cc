@@ -1,19 +1,24 @@
 #include "csv/parser.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <limits>
 #include <string>
 
-#include "csv/scan_inl.h"
+#include "csv/block_scan.h"
 
 namespace tfq::csv {
 
-using internal::ByteClasses;
+using internal::BlockMasks;
 using internal::kBlockBytes;
 
-ChunkParser::ChunkParser(const ParseOptions& options)
-    : options_(options), quote_enable_(options.quoting ? ~uint64_t{0} : 0) {}
+// Blocks classified per ClassifyBlocks call: the masks of 4 KiB of input, kept in L1.
+constexpr size_t kRunBlocks = 64;
+// Views reserved before parsing a chunk, at most (16 MiB of them).
+constexpr size_t kMaxFieldRoom = size_t{1} << 20;
+
+ChunkParser::ChunkParser(const ParseOptions& options) : options_(options) {}
 
 void ChunkParser::SetColumnNames(std::vector<std::string> names) {
   names_ = std::move(names);
@@ -32,7 +37,7 @@ inline bool ChunkParser::EmitQuoted(const char* base, size_t start, size_t end, 
   const char* src = base + start + 1;
   const char* const stop = base + end - 1;
   if (!escaped) {
-    out->fields_.emplace_back(src, static_cast<size_t>(stop - src));
+    out->fields_.Add(std::string_view(src, static_cast<size_t>(stop - src)));
     return true;
   }
   // Every quote inside is the first of a doubled pair (the block masks proved it): keep one.
@@ -46,7 +51,7 @@ inline bool ChunkParser::EmitQuoted(const char* base, size_t start, size_t end, 
     src = q ? seg_end + 1 : stop;
   }
   out->scratch_used_ += static_cast<size_t>(dst - first);
-  out->fields_.emplace_back(first, static_cast<size_t>(dst - first));
+  out->fields_.Add(std::string_view(first, static_cast<size_t>(dst - first)));
   return true;
 }
 
@@ -64,30 +69,40 @@ Status ChunkParser::Parse(std::string_view data, const ChunkPosition& position, 
     out->scratch_.reset(new char[data.size()]);
     out->scratch_capacity_ = data.size();
   }
+  // Room for the views up front: a vector that doubles its way up copies them and touches about
+  // twice the memory, and first touches of fresh pages (page faults, costly in a VM) are a
+  // measurable part of a conversion. Capacity never written is never touched, so a generous
+  // bound costs address space only; a chunk of one-byte fields still grows past it, and so does
+  // a huge chunk (one long record), whose room is not claimed up front. Rounded up to a power of
+  // two, so that chunks of about the same size share one allocation.
+  out->fields_.Reserve(std::min(std::bit_ceil(data.size() / 4 + 64), kMaxFieldRoom));
   bool header_pending = options_.header && position.first_record == 0;
 
   const char* const base = data.data();
   const size_t n = data.size();
   const char delim = options_.delimiter;
-  std::vector<std::string_view>& fields = out->fields_;
+  FieldViews& fields = out->fields_;
 
   size_t field_start = 0;
   size_t row_start = 0;
   size_t row_first_field = 0;
   uint32_t record = 0;       // record ordinal within the chunk
-  uint64_t in_quote = 0;     // all ones while inside quotes at the end of the previous block
+  uint64_t in_quote = 0;     // all ones while inside quotes after the classified blocks
   uint64_t prev_struct = 1;  // the previous byte ended a field (the chunk start counts)
   uint64_t prev_close = 0;   // the previous byte was a closing quote
   bool pending_quote = false;   // the current field, begun in an earlier block, has a quote
   bool pending_escape = false;  // ... and a doubled quote
 
+  BlockMasks masks[kRunBlocks];
   for (size_t blk = 0; blk < n; blk += kBlockBytes) {
-    const size_t len = n - blk < kBlockBytes ? n - blk : kBlockBytes;
-    const ByteClasses m = len == kBlockBytes ? internal::ClassifyBlock(base + blk, delim, '"')
-                                             : internal::ClassifyTail(base + blk, len, delim, '"');
-    const uint64_t quote = m.quote & quote_enable_;
-    const uint64_t inside = internal::PrefixXor(quote) ^ in_quote;
-    in_quote = internal::TopBitToMask(inside);
+    const size_t in_run = blk / kBlockBytes % kRunBlocks;
+    if (in_run == 0) {
+      const size_t run_len = std::min(n - blk, kRunBlocks * kBlockBytes);
+      internal::ClassifyBlocks(base + blk, run_len, delim, options_.quoting, &in_quote, masks);
+    }
+    const BlockMasks& m = masks[in_run];
+    const uint64_t quote = m.quote;
+    const uint64_t inside = m.inside;
     const uint64_t row_end = (m.lf | m.cr) & ~inside;
     const uint64_t structural = (m.delim & ~inside) | row_end;
     uint64_t bits = structural;
@@ -107,6 +122,39 @@ Status ChunkParser::Parse(std::string_view data, const ChunkPosition& position, 
     }
     prev_struct = structural >> 63;
 
+    fields.Reserve(kBlockBytes);  // the most fields that can end in this block (EmitQuoted too)
+    // The field that ends at `pos` ends a record too: stores the row (or drops a blank line).
+    auto end_row = [&](size_t pos) -> Status {
+      if (pos == row_start) {
+        fields.pop_back();  // a blank line: its one empty field is not a record
+      } else {
+        if (fields.size() - row_first_field != expected_fields_ || header_pending) {
+          TFQ_RETURN_IF_ERROR(
+              FinishUnusualRow(row_start, pos, row_first_field, record, &header_pending, out));
+          fields.Reserve(kBlockBytes);  // padding may have used the block's room
+        } else {
+          out->row_ends_.push_back(static_cast<uint32_t>(fields.size()));
+          out->row_offsets_.push_back(static_cast<uint32_t>(row_start));
+          out->row_records_.push_back(record);
+        }
+        ++record;
+        row_first_field = fields.size();
+      }
+      row_start = pos + 1;
+      return Status::OK();
+    };
+    if (quote == 0 && !pending_quote) {
+      // No field ending in this block has a quote (most blocks of most files): views only.
+      while (bits) {
+        const unsigned b = static_cast<unsigned>(std::countr_zero(bits));
+        bits &= bits - 1;
+        const size_t pos = blk + b;
+        fields.Add(std::string_view(base + field_start, pos - field_start));
+        field_start = pos + 1;
+        if ((row_end >> b) & 1) TFQ_RETURN_IF_ERROR(end_row(pos));
+      }
+      continue;  // nothing pending, no bad quote
+    }
     uint64_t quote_left = quote;  // quote bits not yet attributed to a finished field
     uint64_t escape_left = escape;
     while (bits) {
@@ -116,7 +164,7 @@ Status ChunkParser::Parse(std::string_view data, const ChunkPosition& position, 
       const uint64_t before = (uint64_t{1} << b) - 1;
       const bool has_quote = pending_quote || (quote_left & before);
       if (!has_quote) {
-        fields.emplace_back(base + field_start, pos - field_start);
+        fields.Add(std::string_view(base + field_start, pos - field_start));
       } else {
         const bool has_escape = pending_escape || (escape_left & before);
         quote_left &= ~before;
@@ -127,23 +175,7 @@ Status ChunkParser::Parse(std::string_view data, const ChunkPosition& position, 
         }
       }
       field_start = pos + 1;
-      if ((row_end >> b) & 1) {
-        if (pos == row_start) {
-          fields.pop_back();  // a blank line: its one empty field is not a record
-        } else {
-          if (fields.size() - row_first_field != expected_fields_ || header_pending) {
-            TFQ_RETURN_IF_ERROR(
-                FinishUnusualRow(row_start, pos, row_first_field, record, &header_pending, out));
-          } else {
-            out->row_ends_.push_back(static_cast<uint32_t>(fields.size()));
-            out->row_offsets_.push_back(static_cast<uint32_t>(row_start));
-            out->row_records_.push_back(record);
-          }
-          ++record;
-          row_first_field = fields.size();
-        }
-        row_start = pos + 1;
-      }
+      if ((row_end >> b) & 1) TFQ_RETURN_IF_ERROR(end_row(pos));
     }
     if (bad_quote) {
       const size_t at = blk + static_cast<size_t>(std::countr_zero(bad_quote));
@@ -161,8 +193,9 @@ Status ChunkParser::Parse(std::string_view data, const ChunkPosition& position, 
   }
   // The last record of the stream may lack its terminator.
   if (field_start < n || fields.size() > row_first_field) {
+    fields.Reserve(1);
     if (!pending_quote) {
-      fields.emplace_back(base + field_start, n - field_start);
+      fields.Add(std::string_view(base + field_start, n - field_start));
     } else if (!EmitQuoted(base, field_start, n, pending_escape, out)) {
       return ClosingQuoteError(field_start, record, row_first_field, *out);
     }
@@ -181,7 +214,7 @@ Status ChunkParser::Parse(std::string_view data, const ChunkPosition& position, 
 // The header record, the first record when the field count is not known yet, and ragged records.
 Status ChunkParser::FinishUnusualRow(size_t row_start, size_t row_end, size_t row_first_field,
                                      uint32_t record, bool* header_pending, RowBatch* out) {
-  std::vector<std::string_view>& fields = out->fields_;
+  FieldViews& fields = out->fields_;
   const size_t count = fields.size() - row_first_field;
   if (*header_pending) {
     *header_pending = false;
@@ -211,7 +244,7 @@ Status ChunkParser::FinishUnusualRow(size_t row_start, size_t row_end, size_t ro
     }
     if (options_.ragged == RaggedPolicy::kPad) {
       if (count < expected_fields_) {
-        fields.resize(row_first_field + expected_fields_, std::string_view());
+        fields.resize(row_first_field + expected_fields_);  // empty views
         ++out->padded_rows_;
       } else {
         drop_extra = true;

@@ -49,7 +49,7 @@ class ChunkParser {
   // The views in *out point into `data`: see row_batch.h for their lifetime. Rows parsed before an
   // error stay in *out.
   Status Parse(std::string_view data, const ChunkPosition& position, RowBatch* out);
-  Status Parse(const Chunk& chunk, RowBatch* out) { return Parse(chunk.bytes, chunk.position(), out); }
+  Status Parse(const Chunk& chunk, RowBatch* out) { return Parse(chunk.data(), chunk.position(), out); }
 
  private:
   bool EmitQuoted(const char* base, size_t start, size_t end, bool escaped, RowBatch* out);
@@ -62,7 +62,6 @@ class ChunkParser {
   std::string_view NameOf(size_t column) const;
 
   ParseOptions options_;
-  uint64_t quote_enable_;
   std::vector<std::string> names_;
   size_t expected_fields_ = 0;
 };

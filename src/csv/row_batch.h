@@ -17,6 +17,8 @@
 #include <string_view>
 #include <vector>
 
+#include "csv/field_views.h"
+
 namespace tfq::csv {
 
 class RowBatch {
@@ -25,6 +27,12 @@ class RowBatch {
   // The fields of row i: as many as the header (or given names) has, after ragged padding.
   std::span<const std::string_view> row(size_t i) const {
     return {fields_.data() + row_ends_[i], fields_.data() + row_ends_[i + 1]};
+  }
+  // Bytes of the chunk from row i's first byte to the next row's (or the chunk's end): a bound
+  // on the size of each field of row i, whose views are this text or shorter unescaped copies.
+  size_t RowBytes(size_t i) const {
+    const size_t end = i + 1 < row_offsets_.size() ? row_offsets_[i + 1] : data_.size();
+    return end - row_offsets_[i];
   }
   // The header record's fields if this chunk held it (the stream's first record with
   // ParseOptions::header), else empty.
@@ -66,7 +74,7 @@ class RowBatch {
   uint64_t first_record_ = 0;
   uint64_t header_records_ = 0;  // 1 when the stream has a header record, to number data rows
 
-  std::vector<std::string_view> fields_;
+  FieldViews fields_;
   std::vector<uint32_t> row_ends_;     // row i is fields_[row_ends_[i], row_ends_[i + 1])
   std::vector<uint32_t> row_offsets_;  // byte offset of row i's first byte in data_
   std::vector<uint32_t> row_records_;  // record ordinal of row i within the chunk

@@ -1,13 +1,12 @@
-// Internal to src/csv: classification of 64 input bytes at a time into bit masks (bit i is byte i),
-// shared by the chunker and the parser.
+// Internal to src/csv: classification of 64 input bytes at a time into bit masks (bit i is byte i)
+// with baseline instructions: the block_scan.h variant for CPUs without AVX2.
 //
 // Why bit masks: a CSV field is usually a few bytes long, so a byte-at-a-time state machine pays a
 // hard-to-predict branch per byte. Comparing 64 bytes against the four special bytes with SIMD and
 // then walking only the set bits (delimiters and record ends outside quotes) costs a few
 // instructions per 64 bytes plus a few per field. Whether a byte is inside quotes is the parity of
 // the quotes before it (a doubled quote toggles twice), computed for 64 bytes at once with a prefix
-// XOR (simdjson's idea). SSE2 is part of x86-64, so no run-time dispatch is needed; other machines
-// use the portable loop.
+// XOR (simdjson's idea). SSE2 is part of x86-64; other machines use the portable loop.
 #ifndef TFQ_CSV_SCAN_INL_H_
 #define TFQ_CSV_SCAN_INL_H_
 
@@ -15,13 +14,13 @@
 #include <cstdint>
 #include <cstring>
 
+#include "csv/block_scan.h"
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
 
 namespace tfq::csv::internal {
-
-inline constexpr size_t kBlockBytes = 64;
 
 struct ByteClasses {
   uint64_t quote = 0;

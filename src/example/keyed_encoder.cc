@@ -70,15 +70,12 @@ KeyedExampleEncoder::KeyedExampleEncoder(std::span<const std::string> keys) {
   table_.append(kCopySlack, '\0');
 }
 
-char* KeyedExampleEncoder::EndRecord(char* begin, char* end) {
+char* KeyedExampleEncoder::MoveFeatures(char* begin, char* end, size_t head_size) {
   char* const features = begin + 1 + head_size_;
   const auto size = static_cast<size_t>(end - features);
-  const size_t head_size = VarintSize(size);
-  if (head_size != head_size_) {  // the guess was wrong: move the features once
-    std::memmove(begin + 1 + head_size, features, size);
-    head_size_ = head_size;
-  }
-  begin[0] = static_cast<char>(wire::MakeTag(wire::kExampleFeatures, wire::kLengthDelimited));
+  std::memmove(begin + 1 + head_size, features, size);
+  head_size_ = head_size;
+  begin[0] = static_cast<char>(kFeaturesTag);
   wire::EncodeVarint(size, begin + 1);
   return begin + 1 + head_size + size;
 }

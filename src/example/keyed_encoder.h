@@ -46,7 +46,15 @@ class KeyedExampleEncoder {
   size_t FeatureRoom(size_t i) const { return keys_[i].key_field_size + kFramingRoom; }
 
   char* BeginRecord(char* begin) const { return begin + 1 + head_size_; }
-  char* EndRecord(char* begin, char* end);
+  char* EndRecord(char* begin, char* end) {  // inline: once per record, a call costs as much
+    char* const features = begin + 1 + head_size_;
+    const auto size = static_cast<size_t>(end - features);
+    const size_t head_size = VarintSize(size);
+    if (head_size != head_size_) [[unlikely]] return MoveFeatures(begin, end, head_size);
+    begin[0] = static_cast<char>(kFeaturesTag);
+    wire::EncodeVarint(size, begin + 1);
+    return end;
+  }
 
   // A one-value list.
   char* Int64(size_t i, int64_t v, char* p) const {
@@ -72,7 +80,7 @@ class KeyedExampleEncoder {
     }
     const size_t n = VarintSize(u);  // else the key's prefix for this varint size
     p = CopySmall(p, table_.data() + k.int64_prefix[n], k.int64_prefix_size[n]);
-    return wire::EncodeVarint(u, p);
+    return EncodeVarintUnrolled(u, n, p);
   }
   char* Float(size_t i, float v, char* p) const {
     const Key& k = keys_[i];
@@ -80,7 +88,9 @@ class KeyedExampleEncoder {
     std::memcpy(p, &v, 4);  // little-endian host (wire_format.h)
     return p + 4;
   }
-  char* Bytes(size_t i, std::string_view v, char* p) const {
+  // `padded`: the 32 bytes at v.data() may be read (the value lies well inside a larger buffer),
+  // so a short value is copied as a fixed 32 bytes instead of through a call to memcpy.
+  char* Bytes(size_t i, std::string_view v, char* p, bool padded = false) const {
     const Key& k = keys_[i];
     if (v.size() < k.short_bytes) {  // every length below is one byte
       const size_t list = 2 + v.size();
@@ -100,7 +110,11 @@ class KeyedExampleEncoder {
       *p++ = static_cast<char>(wire::kBytesValueTag);
       p = wire::EncodeVarint(v.size(), p);
     }
-    if (!v.empty()) std::memcpy(p, v.data(), v.size());  // data() may be null when empty
+    if (padded && v.size() <= kCopySlack) {
+      std::memcpy(p, v.data(), kCopySlack);
+    } else if (!v.empty()) {
+      std::memcpy(p, v.data(), v.size());  // data() may be null when empty
+    }
     return p + v.size();
   }
 
@@ -116,6 +130,8 @@ class KeyedExampleEncoder {
   }
 
  private:
+  static constexpr uint8_t kFeaturesTag =
+      wire::MakeTag(wire::kExampleFeatures, wire::kLengthDelimited);
   static constexpr uint8_t kEntryTag = wire::MakeTag(wire::kFeaturesFeature, wire::kLengthDelimited);
   static constexpr uint8_t kKeyTag = wire::MakeTag(wire::kMapKey, wire::kLengthDelimited);
   static constexpr uint8_t kValueTag = wire::MakeTag(wire::kMapValue, wire::kLengthDelimited);
@@ -144,6 +160,16 @@ class KeyedExampleEncoder {
     if (v < 0x80) return 1;
     return static_cast<size_t>((63 - std::countl_zero(v)) * 9 + 73) / 64;
   }
+  // wire::EncodeVarint of `v`, whose size is n, without a loop: a negative int64 takes all 10
+  // bytes, and a loop that runs 10 times (or a varying count) costs more than writing them all.
+  // Writes 10 bytes whatever n is (the room per int64 value).
+  static char* EncodeVarintUnrolled(uint64_t v, size_t n, char* p) {
+    for (size_t i = 0; i < static_cast<size_t>(wire::kMaxVarintBytes); ++i) {
+      p[i] = static_cast<char>((v >> (7 * i)) | 0x80);
+    }
+    p[n - 1] &= 0x7f;
+    return p + n;
+  }
   static char* CopySmall(char* p, const char* src, size_t n) {
     if (n <= kCopySlack) {
       std::memcpy(p, src, kCopySlack);  // one fixed-size copy; table_ and the room are padded
@@ -165,6 +191,8 @@ class KeyedExampleEncoder {
     return wire::EncodeVarint(list, p);
   }
   uint32_t Store(std::string_view bytes);
+  // EndRecord when the guess of the head size was wrong: moves the features once.
+  char* MoveFeatures(char* begin, char* end, size_t head_size);
 
   std::vector<Key> keys_;
   std::string table_;  // the precomputed bytes, padded by kCopySlack

@@ -81,10 +81,12 @@ struct ParseResult {
 // Chunks and parses `text` in stream order, collecting every row (rows parsed before an error
 // are kept).
 inline ParseResult ParseAll(const std::string& text, const ParseOptions& options = {},
-                            ChunkerOptions chunk_options = {}, size_t granule = ~size_t{0}) {
+                            ChunkerOptions chunk_options = {}, size_t granule = ~size_t{0},
+                            bool lend = false) {
   ParseResult r;
   MemoryStream stream(text, granule);
   Chunker chunker(&stream, options, chunk_options);
+  chunker.Lend(lend);
   ChunkParser parser(options);
   Chunk chunk;
   RowBatch batch;

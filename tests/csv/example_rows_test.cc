@@ -133,6 +133,29 @@ TEST_CASE("RowExampleWriter writes what the converter and encoder write, errors 
     INFO(last);
     CheckSameAsTwoStep(std::string("a\n1\n22\n") + last, ints);
   }
+  // Integers of every length the word path reads (1 to 19 digits, and 20), with and without a
+  // sign, with a non-digit at each position (and bytes just outside '0'..'9').
+  {
+    std::string table = "a\n";
+    const std::string digits = "9876543210123456789";
+    for (size_t n = 1; n <= 20; ++n) {
+      const std::string number = (std::string("1") + digits).substr(0, n);
+      for (const char* sign : {"", "-"}) {
+        table += sign + number + "\n";
+        for (size_t at = 0; at < n; ++at) {
+          for (char bad : {'/', ':', 'x', ' '}) {
+            std::string s = number;
+            s[at] = bad;
+            table += sign + s + "\n";
+          }
+        }
+      }
+    }
+    table += "9223372036854775807\n-9223372036854775808\n9223372036854775808\n";
+    table += "-9223372036854775809\n9999999999999999999\n10000000000000000000\n";
+    table += "1000000000000000000\n";
+    CheckSameAsTwoStep(table, ints);
+  }
   // Long keys and long values: lengths of more than one varint byte.
   Schema wide;
   wide.columns.push_back({std::string(130, 'k'), ColumnKind::kBytes});
