@@ -1,6 +1,7 @@
 // OpenInputFile: regular files are read with pread() at a tracked offset (cheap skips), everything
 // else with large read() calls.
 #include <fcntl.h>
+#include <sched.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -95,6 +96,12 @@ class ReadingFileStream final : public BufferedInputStream {
   const bool owns_fd_;
 };
 
+int UsableCpus() {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return 1;
+  return CPU_COUNT(&set);
+}
+
 int OpenRetryingEintr(const char* path) {
   for (;;) {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -124,9 +131,10 @@ Result<std::unique_ptr<InputStream>> OpenInputFile(const std::string& path, Read
   if (S_ISREG(st.st_mode) && pattern == ReadPattern::kSkipping) {
     return NewWindowedFileStream(path, fd, static_cast<uint64_t>(st.st_size), kSkippingMapWindow);
   }
-  // A file of a few blocks is read before a thread would have started.
+  // A file of a few blocks is read before a thread would have started, and with one CPU the
+  // reading thread would only take turns with its consumer.
   if (S_ISREG(st.st_mode) && pattern == ReadPattern::kReadAhead &&
-      static_cast<uint64_t>(st.st_size) > 4 * kReadAheadBlockBytes) {
+      static_cast<uint64_t>(st.st_size) > 4 * kReadAheadBlockBytes && UsableCpus() > 1) {
     return NewReadAheadFileStream(path, fd);
   }
   if (S_ISREG(st.st_mode)) {

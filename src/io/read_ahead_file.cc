@@ -1,8 +1,10 @@
 #include "io/read_ahead_file.h"
 
+#include <sched.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cassert>
 #include <cerrno>
 #include <condition_variable>
@@ -18,6 +20,19 @@
 namespace tfq {
 namespace {
 
+// At most about 50-100 us of spinning (PAUSE takes tens of cycles on current x86 cores); a block
+// is read in about 20 us.
+constexpr int kSpinLimit = 2048;
+constexpr int kSpinsPerYield = 64;
+
+inline void CpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#else
+  std::this_thread::yield();
+#endif
+}
+
 struct Block {
   std::unique_ptr<char[]> bytes;
   size_t size = 0;  // bytes filled
@@ -26,8 +41,8 @@ struct Block {
 class ReadAheadFileStream final : public InputStream {
  public:
   ReadAheadFileStream(std::string name, int fd, size_t block_bytes, size_t blocks)
-      : name_(std::move(name)), fd_(fd), block_bytes_(block_bytes) {
-    for (size_t i = 0; i < std::max<size_t>(blocks, 1); ++i) {
+      : name_(std::move(name)), fd_(fd), block_bytes_(block_bytes), blocks_(std::max<size_t>(blocks, 1)) {
+    for (size_t i = 0; i < blocks_; ++i) {
       free_.push_back(Block{std::make_unique_for_overwrite<char[]>(block_bytes_), 0});
     }
     try {
@@ -140,14 +155,20 @@ class ReadAheadFileStream final : public InputStream {
     return Status::OK();
   }
 
-  // The reading thread: fills free blocks in file order until the end, an error or stop_.
+  // The reading thread: fills free blocks in file order until the end, an error or stop_. Once
+  // every block is full it sleeps until half of them are free again: one wake-up per few blocks.
   void ReadLoop() {
     uint64_t offset = 0;
+    const size_t wake_at = std::max<size_t>(1, blocks_ / 2);
     for (;;) {
       Block block;
       {
         std::unique_lock<std::mutex> lock(mu_);
-        free_cv_.wait(lock, [&] { return stop_ || !free_.empty(); });
+        if (free_.empty()) {
+          reader_waiting_ = true;
+          free_cv_.wait(lock, [&] { return stop_ || free_.size() >= wake_at; });
+          reader_waiting_ = false;
+        }
         if (stop_) return;
         block = std::move(free_.front());
         free_.pop_front();
@@ -161,6 +182,7 @@ class ReadAheadFileStream final : public InputStream {
           reader_done_ = true;
           reader_status_ = std::move(s);
         }
+        published_.fetch_add(1, std::memory_order_release);
       }
       filled_cv_.notify_one();
       if (at_end) return;
@@ -168,14 +190,28 @@ class ReadAheadFileStream final : public InputStream {
   }
 
   // Hands the current block back and makes the next filled one current, or sets ended_ (and
-  // error_) when none follows.
+  // error_) when none follows. When the consumer has caught up with the reader it spins for a
+  // while before sleeping: a sleep and wake-up per block cost more than reading the block in a
+  // VM (verifying took 1.1-1.4x as long, measured here).
   void NextBlock() {
     if (ended_) return;
     if (!reader_.joinable()) return NextBlockInline();
+    for (int spin = 1; spin <= kSpinLimit && published_.load(std::memory_order_acquire) == taken_;
+         ++spin) {
+      // Now and then give the core away, in case the reader is waiting for this very core (every
+      // other core busy): then it reads while this thread waits, instead of after.
+      if (spin % kSpinsPerYield == 0) {
+        sched_yield();
+      } else {
+        CpuRelax();
+      }
+    }
     std::unique_lock<std::mutex> lock(mu_);
     if (current_.bytes) {
       free_.push_back(std::move(current_));
-      free_cv_.notify_one();
+      if (reader_waiting_ && free_.size() >= std::max<size_t>(1, blocks_ / 2)) {
+        free_cv_.notify_one();
+      }
     }
     filled_cv_.wait(lock, [&] { return !filled_.empty() || reader_done_; });
     if (filled_.empty()) {
@@ -185,6 +221,7 @@ class ReadAheadFileStream final : public InputStream {
     } else {
       current_ = std::move(filled_.front());
       filled_.pop_front();
+      ++taken_;
     }
     current_pos_ = 0;
   }
@@ -214,6 +251,7 @@ class ReadAheadFileStream final : public InputStream {
   const std::string name_;
   const int fd_;
   const size_t block_bytes_;
+  const size_t blocks_;
 
   // Shared with the reading thread.
   std::mutex mu_;
@@ -224,6 +262,9 @@ class ReadAheadFileStream final : public InputStream {
   bool reader_done_ = false;
   Status reader_status_;
   bool stop_ = false;
+  bool reader_waiting_ = false;
+  std::atomic<uint64_t> published_{0};  // blocks (and the end) handed to filled_, for spinning
+  uint64_t taken_ = 0;                  // the consumer's: blocks taken from filled_
 
   // The consumer's: the logical stream is stitch_[stitch_pos_..], then current_[current_pos_..],
   // then the filled blocks.
