@@ -35,8 +35,10 @@ int RunShuffleCommand(const ShuffleCommandOptions& opts) {
     options.method = reshard::ShuffleMethod::kBuckets;
   } else if (opts.method == "reread") {
     options.method = reshard::ShuffleMethod::kIndexed;
+  } else if (opts.method == "rescan") {
+    options.method = reshard::ShuffleMethod::kScan;
   } else if (opts.method != "auto") {
-    return ReportError(Status::InvalidArgument("--method must be auto, buckets or reread"));
+    return ReportError(Status::InvalidArgument("--method must be auto, buckets, reread or rescan"));
   }
   options.output.prefix = opts.output;
   options.output.suffix = opts.suffix;
@@ -84,7 +86,7 @@ void SetupShuffleCommand(CLI::App& app, int* exit_code) {
                   "bounded by --memory), shards dealt round-robin");
   cmd->add_option("--suffix", opts->suffix, "appended to shard names, e.g. .tfrecord or .tfrecord.gz");
   // For benchmarks and tests only (the output is the same): force how the key order is found.
-  cmd->add_option("--method", opts->method, "auto|buckets|reread")->group("");
+  cmd->add_option("--method", opts->method, "auto|buckets|reread|rescan")->group("");
   cmd->add_flag("--json", opts->json, "print the summary as JSON on stdout");
   cmd->add_flag("-q,--quiet", opts->quiet, "no summary line");
   cmd->footer(

@@ -5,17 +5,19 @@
 #            cp's throughput);
 #   shuffle: `tfq shuffle FILE --memory 512MB` vs three sequential passes `cat FILE; cat FILE;
 #            cp FILE` (goal: <= 1.5x their time), with peak RSS from /usr/bin/time (goal: within
-#            --memory plus the constant of docs/shuffle.md). Both shuffle methods are timed: the
-#            one tfq picks for this input (re-reading, for 64 KiB records) and the bucket method
-#            (--method buckets).
+#            --memory plus the constant of docs/shuffle.md). The method tfq picks for this input
+#            (re-reading for 64 KiB records, re-scanning for 1 KiB ones: docs/shuffle.md) is timed,
+#            and the bucket and re-scanning methods forced (--method buckets, --method rescan).
 # Each command runs RUNS times, interleaved with the others, and the median is reported. Before
 # every timed command the outputs are deleted, `sync` flushes what earlier commands left dirty
 # (untimed), and the input is read once into the page cache; timed commands do not sync.
 # Prints a Markdown table for docs/benchmarks.md.
 #
 #   scripts/bench-reshard.sh [SIZE_MiB=4096] [RECORD_KiB=64] [RUNS=3] [MEMORY=512MB]
+#   scripts/bench-reshard.sh 4096 1     # the small-record case: 4 GiB of 1 KiB records
 # Environment: TFQ (default build/tfq, a Release build), BENCH_DIR (default: a new directory
-# under /tmp; it needs about 4 x SIZE free).
+# under /tmp; it needs about 4 x SIZE free), BENCH_INPUT (an existing TFRecord file to use
+# instead of generating one; SIZE and RECORD_KiB then only label it; it is not deleted).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 size_mib=${1:-4096}
@@ -27,13 +29,13 @@ tfq=${TFQ:-build/tfq}
 [[ -x /usr/bin/time ]] || { echo "needs /usr/bin/time (apt-get install -y time)" >&2; exit 1; }
 dir=${BENCH_DIR:-$(mktemp -d /tmp/tfq-bench-reshard-XXXXXX)}
 mkdir -p "$dir/out"
-trap 'rm -rf "$dir"' EXIT
+trap 'rm -rf "$dir/out" "$dir/data.tfrecord" "$dir/times" "$dir/time"; rmdir "$dir" 2>/dev/null || true' EXIT
 
 # Distinct records of ~RECORD_KiB: an id and a slice of incompressible text, as JSON lines
 # converted by tfq itself (nothing else here can frame TFRecords).
-file="$dir/data.tfrecord"
-echo "generating ${size_mib} MiB of ${record_kib} KiB records ..." >&2
-/usr/bin/python3 - "$size_mib" "$record_kib" <<'PY' | "$tfq" convert - --from jsonl -o "$file" -q
+file=${BENCH_INPUT:-$dir/data.tfrecord}
+[[ -n ${BENCH_INPUT:-} ]] || echo "generating ${size_mib} MiB of ${record_kib} KiB records ..." >&2
+[[ -n ${BENCH_INPUT:-} ]] || /usr/bin/python3 - "$size_mib" "$record_kib" <<'PY' | "$tfq" convert - --from jsonl -o "$file" -q
 import base64, random, sys
 size_mib, record_kib = int(sys.argv[1]), int(sys.argv[2])
 random.seed(1)
@@ -65,6 +67,7 @@ for ((i = 0; i < runs; ++i)); do
   run passes "cat '$file' > /dev/null; cat '$file' > /dev/null; cp '$file' '$dir/out/copy'"
   run shuffle "'$tfq' shuffle '$file' -o '$dir/out/x' --seed 1 --memory $memory -q"
   run buckets "'$tfq' shuffle '$file' -o '$dir/out/x' --seed 1 --memory $memory --method buckets --tmp-dir '$dir/out' -q"
+  run rescan "'$tfq' shuffle '$file' -o '$dir/out/x' --seed 1 --memory $memory --method rescan -q"
 done
 method=$("$tfq" shuffle "$file" -o "$dir/out/m" --seed 1 --memory "$memory" --json |
          /usr/bin/python3 -c 'import json, sys; print(json.load(sys.stdin)["method"])')
@@ -105,4 +108,7 @@ print(f"| `tfq shuffle FILE -o OUT --seed 1 --memory {memory}` ({method}) | {med
 print(f"| same, `--method buckets` (spills to a temporary file) | {med['buckets']:.2f} s | "
       f"{gbs(med['buckets']):.2f} GB/s | {med['buckets'] / med['passes']:.2f}x the three passes' time | | "
       f"{peak['buckets'] / 1024:.0f} MiB (limit {limit_mib:.0f} + 8) |")
+print(f"| same, `--method rescan` (scans the input once per key range) | {med['rescan']:.2f} s | "
+      f"{gbs(med['rescan']):.2f} GB/s | {med['rescan'] / med['passes']:.2f}x the three passes' time | | "
+      f"{peak['rescan'] / 1024:.0f} MiB (limit {limit_mib:.0f} + 8) |")
 PY

@@ -66,8 +66,11 @@ Status ShardSet::Open(uint64_t shard) {
     return Status::FromErrno(options_.prefix + ": cannot create shard " + std::to_string(shard), err);
   }
   if (options_.writer_thread && !queue_) queue_ = std::make_unique<WriteQueue>();
+  // Errors name the shard as the user knows it (its final "-of-N" is not known yet) and the
+  // hidden file that was being written.
   std::unique_ptr<CopyingSink> sink =
-      NewFileSink(fd, s.staged_path, options_.buffer_bytes, queue_.get());
+      NewFileSink(fd, options_.prefix + number + options_.suffix + " (temporary file " + s.staged_path + ")",
+                  options_.buffer_bytes, queue_.get());
   if (options_.compression == Compression::kNone) {
     if (queue_) s.copier = sink.get();
     s.out = std::move(sink);

@@ -5,12 +5,14 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <fstream>
 #include <functional>
 
 #include "common/byte_size.h"
 #include "reshard/bucket_shuffle.h"
 #include "reshard/indexed_shuffle.h"
 #include "reshard/random.h"
+#include "reshard/scan_shuffle.h"
 #include "tfrecord/format.h"
 
 namespace tfq::reshard {
@@ -136,6 +138,66 @@ bool UseIndexed(const InputSurvey& survey, uint64_t arena_bytes, uint64_t* expec
          mean >= kIndexedMinRecordBytes && *expected_records * sizeof(RecordRef) <= arena_bytes / 8;
 }
 
+// The kernel's estimate of memory available without swapping (MemAvailable in /proc/meminfo,
+// which counts the reclaimable page cache), or 0 when unknown.
+uint64_t MemAvailable() {
+  std::ifstream meminfo("/proc/meminfo");
+  std::string name;
+  uint64_t kib = 0;
+  std::string unit;
+  while (meminfo >> name >> kib) {
+    std::getline(meminfo, unit);
+    if (name == "MemAvailable:") return kib << 10;
+  }
+  return 0;
+}
+
+// Scanning once per key range (ScanShuffle) pays when the inputs can be re-read, do not fit in
+// memory, are held by the page cache between passes (at most half of what is available), their
+// size table is a small part of the budget, and the passes are few: each costs about one `cat`
+// of the inputs from the page cache, where the bucket method's spill costs two writes and reads
+// of the data that, beyond the kernel's dirty page limits, go at the disk's speed.
+bool UseScan(const InputSurvey& survey, uint64_t arena_bytes, uint64_t mem_available,
+             uint64_t* expected_records) {
+  const uint64_t mean = survey.sampled_records ? survey.sampled_bytes / survey.sampled_records : 0;
+  *expected_records = mean ? survey.file_bytes / mean : 0;
+  if (!survey.sizes_exact || !survey.rereadable || survey.file_bytes <= arena_bytes || mean == 0) {
+    return false;
+  }
+  const uint64_t table = *expected_records * ScanShuffle::kTableBytesPerRecord;
+  if (table > arena_bytes / 8) return false;
+  const uint64_t cost = survey.file_bytes + *expected_records * kScanRecordOverhead;
+  const uint64_t passes = cost / (arena_bytes - table) + 1;
+  return passes <= kScanMaxPasses && survey.file_bytes <= mem_available / 2;
+}
+
+Status ShuffleScan(const std::vector<std::string>& paths, const ShuffleOptions& options,
+                   uint64_t arena_bytes, uint64_t expected_records, ShardSet& set,
+                   RunSummary* summary) {
+  // The copiers read with pread, not through the map window: after the first pass, its memory
+  // goes to records.
+  ScanShuffle shuffle(paths, arena_bytes + options.input.map_window, expected_records);
+  RecordSource source(paths, options.input);
+  std::string_view record;
+  while (source.Next(&record)) {
+    summary->expected.Add(record);
+    TFQ_RETURN_IF_ERROR(shuffle.Add(static_cast<uint32_t>(source.input_index()),
+                                    source.reader()->record_offset(), record.size()));
+  }
+  NoteSource(source, summary);
+  TFQ_RETURN_IF_ERROR(source.status());
+  ShardCutter cut(source.records(), options.shards, set);
+  TFQ_RETURN_IF_ERROR(shuffle.Drain(ShuffleKeys(options.seed), [&](std::string_view framed, uint64_t hash) -> Status {
+    Result<uint64_t> shard = cut.Next();
+    if (!shard.ok()) return shard.status();
+    return set.WriteFramed(shard.value(), framed, hash);
+  }));
+  TFQ_RETURN_IF_ERROR(cut.Finish());
+  summary->method = "re-scanned in " + std::to_string(shuffle.passes()) + " pass" +
+                    (shuffle.passes() == 1 ? "" : "es");
+  return Status::OK();
+}
+
 Status ShuffleIndexed(const std::vector<std::string>& paths, const ShuffleOptions& options,
                       uint64_t arena_bytes, uint64_t expected_records, ShardSet& set,
                       RunSummary* summary) {
@@ -224,16 +286,29 @@ Status RunShuffle(const std::vector<std::string>& paths, const ShuffleOptions& o
   ShuffleOptions with_window = options;
   with_window.input.map_window = static_cast<size_t>(window);
   uint64_t expected_records = 0;
-  bool indexed = UseIndexed(survey.value(), arena_bytes, &expected_records);
-  if (options.method == ShuffleMethod::kBuckets) indexed = false;
-  if (options.method == ShuffleMethod::kIndexed) {
+  ShuffleMethod method = options.method;
+  if (method == ShuffleMethod::kAuto) {
+    method = UseIndexed(survey.value(), arena_bytes, &expected_records) ? ShuffleMethod::kIndexed
+             : UseScan(survey.value(), arena_bytes, MemAvailable(), &expected_records)
+                 ? ShuffleMethod::kScan
+                 : ShuffleMethod::kBuckets;
+  } else if (method != ShuffleMethod::kBuckets) {
     if (!survey->sizes_exact || !survey->rereadable) {
-      return Status::InvalidArgument("re-reading needs regular, uncompressed input files");
+      return Status::InvalidArgument(std::string(method == ShuffleMethod::kScan ? "re-scanning" : "re-reading") +
+                                     " needs regular, uncompressed input files");
     }
-    indexed = true;
+    UseIndexed(survey.value(), arena_bytes, &expected_records);  // for the record count
   }
-  TFQ_RETURN_IF_ERROR(indexed ? ShuffleIndexed(paths, with_window, arena_bytes, expected_records, set, summary)
-                              : ShuffleBuckets(paths, with_window, survey.value(), arena_bytes, set, summary));
+  switch (method) {
+    case ShuffleMethod::kIndexed:
+      TFQ_RETURN_IF_ERROR(ShuffleIndexed(paths, with_window, arena_bytes, expected_records, set, summary));
+      break;
+    case ShuffleMethod::kScan:
+      TFQ_RETURN_IF_ERROR(ShuffleScan(paths, with_window, arena_bytes, expected_records, set, summary));
+      break;
+    default:
+      TFQ_RETURN_IF_ERROR(ShuffleBuckets(paths, with_window, survey.value(), arena_bytes, set, summary));
+  }
   summary->written = set.checksum();
   summary->bytes_written = set.bytes_written();
   TFQ_RETURN_IF_ERROR(CheckChecksums(*summary));

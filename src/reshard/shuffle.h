@@ -4,7 +4,8 @@
 // the key ShuffleKeys(seed)(j) and the output is the records in key order, found in memory when
 // they fit in the budget, otherwise through temporary buckets (reshard/bucket_shuffle.h) or, for
 // large records in regular uncompressed files, by reading them again in key order
-// (reshard/indexed_shuffle.h), with the same result every way. The shuffled sequence is cut into N shards of consecutive
+// (reshard/indexed_shuffle.h), or, for smaller records in files the page cache can hold, by
+// scanning them once per key range (reshard/scan_shuffle.h), with the same result every way. The shuffled sequence is cut into N shards of consecutive
 // records (sizes differ by at most one), written one after another.
 //
 // With `window` > 0 it is instead tf.data's streaming shuffle(buffer_size): a buffer of
@@ -37,7 +38,9 @@ uint64_t ShuffleMapWindow(uint64_t memory);
 // How the key order is found (the output is the same): kAuto picks; the others are for tests
 // and benchmarks. Buckets: in memory, or spilled to a temporary file. Indexed: the inputs are
 // read twice and nothing is spilled (regular uncompressed files only; reshard/indexed_shuffle.h).
-enum class ShuffleMethod { kAuto, kBuckets, kIndexed };
+// Scan: the inputs are scanned once per key range, nothing is spilled (regular uncompressed
+// files only; reshard/scan_shuffle.h).
+enum class ShuffleMethod { kAuto, kBuckets, kIndexed, kScan };
 
 struct ShuffleOptions {
   uint64_t seed = 0;

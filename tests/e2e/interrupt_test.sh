@@ -153,7 +153,7 @@ fi
 exercise "shard -> 3 shards" 3 40000 "$WORK/o-shard" \
   "$TFQ" shard "$WORK/big.tfrecord" -o "$WORK/o-shard/p" --shards 3 -q
 exercise "shuffle, spilled buckets" 2 40000 "$WORK/o-spill" \
-  "$TFQ" shuffle "$WORK/big.tfrecord" -o "$WORK/o-spill/p" --shards 2 --seed 3 --memory 24MiB -q
+  "$TFQ" shuffle "$WORK/big.tfrecord" -o "$WORK/o-spill/p" --shards 2 --seed 3 --memory 24MiB --method buckets -q
 exercise "shuffle, default" 2 40000 "$WORK/o-shuf" \
   "$TFQ" shuffle "$WORK/big.tfrecord" -o "$WORK/o-shuf/p" --shards 2 --seed 3 -q
 

@@ -11,8 +11,9 @@ make_rows "$WORK/b.jsonl" 200 300
 "$TFQ" convert "$WORK/a.jsonl" -o "$WORK/in/a.tfrecord" -q || die "convert a"
 "$TFQ" convert "$WORK/b.jsonl" -o "$WORK/in/b.tfrecord.gz" -q || die "convert b"
 small=("$WORK/in/a.tfrecord" "$WORK/in/b.tfrecord.gz")
-# ~43 MB of 200-byte records: more than the 12 MiB of records --memory 24MiB allows, so it
-# goes through buckets. And ~30 MB of 24 KB records, which plain files let tfq re-read instead.
+# ~43 MB of 200-byte records: more than the 12 MiB of records --memory 24MiB allows, so a plain
+# file is re-scanned once per key range (through buckets when asked, or when compressed). And
+# ~30 MB of 24 KB records, which plain files let tfq re-read instead.
 make_rows "$WORK/med.jsonl" 0 200000 150
 "$TFQ" convert "$WORK/med.jsonl" -o "$WORK/in/med.tfrecord" -q || die "convert med"
 make_rows "$WORK/big.jsonl" 0 1250 24000
@@ -37,14 +38,26 @@ checks=$((checks + 1)); cmp -s "$WORK/o/s-00001-of-00003" "$WORK/o/again-00001-o
 expect_exit 0 "$TFQ" shuffle "${small[@]}" -o "$WORK/o/other" --seed 2 --shards 3 -q
 checks=$((checks + 1)); ! cmp -s "$WORK/o/s-00001-of-00003" "$WORK/o/other-00001-of-00003" || fail "seed ignored"
 
-# Larger than --memory: buckets, the same bytes as in memory, and no temporary left behind.
+# Larger than --memory: re-scanning and buckets, the same bytes as in memory, and no temporary
+# left behind.
 mkdir -p "$WORK/tmp"
 expect_exit 0 "$TFQ" shuffle "$WORK/in/med.tfrecord" -o "$WORK/o/mem" --seed 5 --memory 1GB
 expect_stderr_contains "(in memory)"
-expect_exit 0 "$TFQ" shuffle "$WORK/in/med.tfrecord" -o "$WORK/o/bkt" --seed 5 --memory 24MiB --tmp-dir "$WORK/tmp"
+expect_exit 0 "$TFQ" shuffle "$WORK/in/med.tfrecord" -o "$WORK/o/bkt" --seed 5 --memory 24MiB --tmp-dir "$WORK/tmp" --method buckets
 expect_stderr_contains "buckets"
 checks=$((checks + 1)); cmp -s "$WORK/o/mem-00000-of-00001" "$WORK/o/bkt-00000-of-00001" || fail "buckets changed the result"
 expect_empty_dir "$WORK/tmp"
+expect_exit 0 "$TFQ" shuffle "$WORK/in/med.tfrecord" -o "$WORK/o/scan" --seed 5 --memory 24MiB --tmp-dir "$WORK/tmp"
+expect_stderr_contains "(re-scanned in"
+checks=$((checks + 1)); cmp -s "$WORK/o/mem-00000-of-00001" "$WORK/o/scan-00000-of-00001" || fail "re-scanning changed the result"
+expect_empty_dir "$WORK/tmp"
+expect_exit 0 "$TFQ" shuffle "$WORK/in/med.tfrecord" "$WORK/in/a.tfrecord" -o "$WORK/o/scan3" --seed 5 --memory 24MiB --shards 3 --method rescan
+expect_exit 0 "$TFQ" shuffle "$WORK/in/med.tfrecord" "$WORK/in/a.tfrecord" -o "$WORK/o/mem3" --seed 5 --memory 1GB --shards 3 -q
+for k in 0 1 2; do
+  checks=$((checks + 1)); cmp -s "$WORK/o/mem3-0000$k-of-00003" "$WORK/o/scan3-0000$k-of-00003" || fail "re-scanning two inputs changed shard $k"
+done
+expect_exit 2 "$TFQ" shuffle "${small[@]}" -o "$WORK/o/nz" --seed 5 --method rescan
+expect_stderr_contains "re-scanning needs regular, uncompressed input files"
 expect_exit 0 "$TFQ" shuffle "$WORK/in/big.tfrecord" -o "$WORK/o/rr" --seed 5 --memory 24MiB
 expect_stderr_contains "(re-read in"
 expect_exit 0 "$TFQ" shuffle "$WORK/in/big.tfrecord" -o "$WORK/o/rm" --seed 5 --memory 1GB -q
@@ -54,11 +67,13 @@ expect_no_temporaries "$WORK/o"
 
 # Peak resident memory within --memory plus a few MiB (not measurable under AddressSanitizer).
 if [[ -x /usr/bin/time ]] && ! ldd "$TFQ" 2>/dev/null | grep -q asan; then
-  for input in med big; do
-    /usr/bin/time -v "$TFQ" shuffle "$WORK/in/$input.tfrecord" -o "$WORK/o/rss-$input" --seed 1 --memory 24MiB -q 2>"$WORK/time"
+  for run in med:auto med:buckets big:auto; do  # re-scanning, buckets, re-reading
+    input=${run%:*}
+    /usr/bin/time -v "$TFQ" shuffle "$WORK/in/$input.tfrecord" -o "$WORK/o/rss-$input" --seed 1 --memory 24MiB \
+      --method "${run#*:}" --tmp-dir "$WORK/tmp" -q 2>"$WORK/time"
     peak_kb=$(awk -F: '/Maximum resident set size/ {print $2 + 0}' "$WORK/time")
     checks=$((checks + 1))
-    ((peak_kb <= 24 * 1024 + 8 * 1024)) || fail "$input: peak RSS ${peak_kb} KiB exceeds --memory 24MiB + 8 MiB"
+    ((peak_kb <= 24 * 1024 + 8 * 1024)) || fail "$run: peak RSS ${peak_kb} KiB exceeds --memory 24MiB + 8 MiB"
   done
 fi
 
@@ -118,5 +133,31 @@ interrupt() {
 interrupt INT
 interrupt TERM
 interrupt KILL  # even SIGKILL leaves nothing: the bucket file never had a name
+
+# Re-scanning writes no temporary but the staged shards: SIGINT once they exist removes them.
+# (A run may finish before the signal on a fast machine; some of the tries must be interrupted.)
+has_staged() { compgen -G "$1/.tfq-partial.*" >/dev/null; }
+interrupted=0
+for try in 1 2 3 4 5; do
+  dir="$WORK/int-scan-$try"
+  mkdir -p "$dir"
+  set -m
+  "$TFQ" shuffle "$WORK/in/med.tfrecord" -o "$dir/p" --seed 1 --memory 24MiB --shards 2 --method rescan -q 2>"$WORK/int-err" &
+  pid=$!
+  set +m
+  for ((i = 0; i < 2000; ++i)); do has_staged "$dir" && break; sleep 0.005; done
+  kill -s INT "$pid" 2>/dev/null
+  wait "$pid"
+  status=$?
+  checks=$((checks + 1))
+  if ((status == 130)); then
+    interrupted=$((interrupted + 1))
+    expect_empty_dir "$dir"
+  else
+    ((status == 0)) || fail "re-scan, SIGINT: exit status $status; $(cat "$WORK/int-err")"
+    expect_no_temporaries "$dir"
+  fi
+done
+checks=$((checks + 1)); ((interrupted > 0)) || fail "no re-scanning run was interrupted"
 
 finish

@@ -1,0 +1,319 @@
+#include "reshard/scan_shuffle.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <system_error>
+#include <thread>
+
+#include "reshard/checksum.h"
+#include "reshard/file_sink.h"
+#include "tfrecord/format.h"
+
+namespace tfq::reshard {
+namespace {
+
+using u128 = unsigned __int128;
+
+// The histogram of one refinement step: 2^16 bins over the range being cut.
+constexpr int kBinBits = 16;
+
+struct Cutter {
+  uint64_t n;
+  const ShuffleKeys& keys;
+  const std::function<uint64_t(uint64_t)>& framed_size;
+  uint64_t budget;
+  std::vector<ScanRange>* out;
+
+  // Cuts [lo, lo + 2^bits): bins of 2^shift keys are merged greedily while they fit; a bin
+  // that alone does not fit is cut again, finer (it holds few records, so this is rare and the
+  // recursion shallow: each level has 16 bits fewer).
+  Status Cut(uint64_t lo, int bits) {
+    const int bin_bits = std::min(bits, kBinBits);
+    const int shift = bits - bin_bits;
+    const size_t bins = size_t{1} << bin_bits;
+    std::vector<uint64_t> cost(bins), records(bins), bytes(bins);
+    for (uint64_t i = 0; i < n; ++i) {
+      const uint64_t x = keys(i) - lo;
+      if (bits < 64 && (x >> bits) != 0) continue;
+      const size_t b = static_cast<size_t>(x >> shift);
+      const uint64_t framed = framed_size(i);
+      cost[b] += framed + kScanRecordOverhead;
+      bytes[b] += framed;
+      ++records[b];
+    }
+    ScanRange current{lo, 0, 0, 0};
+    uint64_t current_cost = 0;
+    const auto flush = [&] {
+      if (current.records > 0) out->push_back(current);
+    };
+    for (size_t b = 0; b < bins; ++b) {
+      const uint64_t bin_lo = lo + (static_cast<uint64_t>(b) << shift);
+      const u128 bin_width = static_cast<u128>(1) << shift;
+      if (cost[b] > budget) {
+        if (shift == 0) {
+          return Status::ResourceExhausted("a record of " + std::to_string(bytes[b]) +
+                                           " framed bytes does not fit in the memory for records; raise --memory");
+        }
+        flush();
+        TFQ_RETURN_IF_ERROR(Cut(bin_lo, shift));
+        current = ScanRange{bin_lo + static_cast<uint64_t>(bin_width), 0, 0, 0};
+        current_cost = 0;
+        continue;
+      }
+      if (current_cost + cost[b] > budget) {
+        flush();
+        current = ScanRange{bin_lo, 0, 0, 0};
+        current_cost = 0;
+      }
+      current.width += bin_width;
+      current.records += records[b];
+      current.framed_bytes += bytes[b];
+      current_cost += cost[b];
+    }
+    flush();
+    return Status::OK();
+  }
+};
+
+// One anonymous block, resident only where used (as RecordArena's).
+class Block {
+ public:
+  static Result<Block> Map(uint64_t bytes) {
+    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) return Status::FromErrno("cannot reserve " + std::to_string(bytes) + " bytes of memory", errno);
+    // Records are copied to places spread over the block: huge pages spare most TLB misses.
+    madvise(p, bytes, MADV_HUGEPAGE);
+    return Block(static_cast<char*>(p), bytes);
+  }
+  Block(Block&& other) noexcept : data_(std::exchange(other.data_, nullptr)), bytes_(other.bytes_) {}
+  Block& operator=(Block&&) = delete;
+  ~Block() {
+    if (data_ != nullptr) munmap(data_, bytes_);
+  }
+  char* data() const { return data_; }
+
+ private:
+  Block(char* data, uint64_t bytes) : data_(data), bytes_(bytes) {}
+  char* data_;
+  uint64_t bytes_;
+};
+
+
+Status Changed(const std::string& path, uint64_t offset) {
+  return Status::Corruption(path + ": the record at byte " + std::to_string(offset) +
+                            " changed since it was first read (inputs must not change during a shuffle)");
+}
+
+}  // namespace
+
+// A record of the range being gathered, in file order: where it lies and goes.
+struct ScanShuffle::Located {
+  uint64_t offset;  // of its framing in its file
+  uint64_t dest;    // in the block
+  uint64_t order;   // its place in key order
+  uint32_t size;    // payload
+  uint32_t file;
+};
+
+
+// The same record in key order: its key, and once copied, its payload's RecordHash instead.
+struct ScanShuffle::Keyed {
+  uint64_t key_or_hash;
+  uint64_t located;  // index into the Located array
+};
+static_assert(sizeof(ScanShuffle::Located) + sizeof(ScanShuffle::Keyed) == kScanRecordOverhead);
+
+Result<std::vector<ScanRange>> PlanScanRanges(uint64_t n, const ShuffleKeys& keys,
+                                              const std::function<uint64_t(uint64_t)>& framed_size,
+                                              uint64_t budget) {
+  std::vector<ScanRange> ranges;
+  Cutter cutter{n, keys, framed_size, budget, &ranges};
+  TFQ_RETURN_IF_ERROR(cutter.Cut(0, 64));
+  return ranges;
+}
+
+ScanShuffle::ScanShuffle(std::vector<std::string> paths, uint64_t memory,
+                         uint64_t expected_records, size_t copiers)
+    : paths_(std::move(paths)),
+      memory_(memory),
+      copiers_(copiers ? copiers : std::clamp<size_t>(std::thread::hardware_concurrency(), 1, 2)) {
+  sizes_.reserve(expected_records + expected_records / 16 + 16);
+}
+
+ScanShuffle::~ScanShuffle() = default;
+
+uint64_t ScanShuffle::TableBytes() const {
+  return sizes_.capacity() * sizeof(uint32_t) + anchors_.capacity() * sizeof(Anchor);
+}
+
+Status ScanShuffle::Add(uint32_t file, uint64_t framed_offset, uint64_t size) {
+  if (size > UINT32_MAX || size + tfrecord::kFramingOverhead + kScanRecordOverhead > memory_ / 4) {
+    return Status::ResourceExhausted("a record of " + std::to_string(size) +
+                                     " bytes does not fit in the memory for records; raise --memory");
+  }
+  // A growing table must stay a small part of the budget (it is reserved from the input's
+  // estimated record count; doubling beyond that is checked here).
+  if (sizes_.size() == sizes_.capacity() && 2 * TableBytes() + sizeof(uint32_t) > memory_ / 4) {
+    return Status::ResourceExhausted("too many records to re-scan within --memory; raise it or use --method buckets");
+  }
+  if (file != last_file_ || framed_offset != next_offset_) {
+    anchors_.push_back({sizes_.size(), framed_offset, file});
+    last_file_ = file;
+  }
+  sizes_.push_back(static_cast<uint32_t>(size));
+  next_offset_ = framed_offset + size + tfrecord::kFramingOverhead;
+  return Status::OK();
+}
+
+Status ScanShuffle::Gather(const ShuffleKeys& keys, const ScanRange& range, char* block,
+                           uint64_t block_bytes) {
+  const uint64_t m = range.records;
+  Keyed* const keyed = reinterpret_cast<Keyed*>(block + block_bytes) - m;
+  Located* const located = reinterpret_cast<Located*>(keyed) - m;
+  // The range's records in index (= file) order, with their keys.
+  uint64_t j = 0;
+  size_t anchor = 0;
+  uint64_t offset = 0;
+  uint32_t file = 0;
+  const uint64_t n = sizes_.size();
+  for (uint64_t i = 0; i < n; ++i) {
+    if (anchor < anchors_.size() && anchors_[anchor].index == i) {
+      offset = anchors_[anchor].offset;
+      file = anchors_[anchor].file;
+      ++anchor;
+    }
+    const uint64_t key = keys(i);
+    if (static_cast<u128>(key - range.lo) < range.width) {
+      if (j == m) return Status::Internal("shuffle: a key range holds more records than planned");
+      keyed[j] = {key, j};
+      located[j] = {offset, 0, 0, sizes_[i], file};
+      ++j;
+    }
+    offset += sizes_[i] + tfrecord::kFramingOverhead;
+  }
+  if (j != m) return Status::Internal("shuffle: a key range holds fewer records than planned");
+  // Places in key order: the block becomes the range's output, framed.
+  std::sort(keyed, keyed + m, [](const Keyed& a, const Keyed& b) { return a.key_or_hash < b.key_or_hash; });
+  uint64_t dest = 0;
+  for (uint64_t k = 0; k < m; ++k) {
+    Located& r = located[keyed[k].located];
+    r.dest = dest;
+    r.order = k;
+    dest += r.size + tfrecord::kFramingOverhead;
+  }
+  // One scan of the inputs, in file order, skipping what the range does not hold; in parallel
+  // over consecutive parts (disjoint destinations). The error of the lowest part is reported.
+  const size_t parts = std::min<uint64_t>(copiers_, std::max<uint64_t>(m, 1));
+  std::vector<Status> status(parts);
+  std::vector<std::thread> threads;
+  for (size_t t = 0; t < parts; ++t) {
+    const uint64_t begin = m * t / parts, end = m * (t + 1) / parts;
+    const auto copy = [this, located, keyed, block, begin, end, &status, t] {
+      status[t] = Copy(located + begin, located + end, block, keyed);
+    };
+    bool started = false;
+    if (t + 1 < parts) {
+      try {
+        threads.emplace_back(copy);
+        started = true;
+      } catch (const std::system_error&) {  // no thread to be had: copy here instead
+      }
+    }
+    if (!started) copy();
+  }
+  for (std::thread& thread : threads) thread.join();
+  for (const Status& st : status) TFQ_RETURN_IF_ERROR(st);
+  return Status::OK();
+}
+
+Status ScanShuffle::Copy(const Located* begin, const Located* end, char* block, Keyed* keyed) const {
+  std::unique_ptr<char[]> buffer = std::make_unique_for_overwrite<char[]>(kScanReadBuffer);
+  for (const Located* first = begin; first != end;) {
+    // Records close together in one file are read with one pread through the buffer: a system
+    // call costs about as much as copying kScanMaxGap bytes. A lone record is read straight to
+    // its place.
+    const int fd = inputs_[first->file]->fd();
+    uint64_t span_end = first->offset + first->size + tfrecord::kFramingOverhead;
+    const Located* last = first + 1;
+    while (last != end && last->file == first->file && last->offset >= span_end &&
+           last->offset - span_end <= kScanMaxGap &&
+           last->offset + last->size + tfrecord::kFramingOverhead - first->offset <= kScanReadBuffer) {
+      span_end = last->offset + last->size + tfrecord::kFramingOverhead;
+      ++last;
+    }
+    const std::string& path = paths_[first->file];
+    if (last == first + 1) {
+      TFQ_RETURN_IF_ERROR(ReadAllAt(fd, block + first->dest, span_end - first->offset, first->offset, path));
+    } else {
+      TFQ_RETURN_IF_ERROR(ReadAllAt(fd, buffer.get(), span_end - first->offset, first->offset, path));
+      for (const Located* r = first; r != last; ++r) {
+        std::memcpy(block + r->dest, buffer.get() + (r->offset - first->offset),
+                    r->size + tfrecord::kFramingOverhead);
+      }
+    }
+    for (const Located* r = first; r != last; ++r) {
+      // The first pass verified this record; if the bytes differ now, the file changed.
+      const char* const framed = block + r->dest;
+      const char* const payload = framed + tfrecord::kHeaderSize;
+      if (tfrecord::DecodeFixed64(framed) != r->size ||
+          tfrecord::DecodeFixed32(payload + r->size) != tfrecord::MaskedCrc(payload, r->size)) {
+        return Changed(path, r->offset);
+      }
+      keyed[r->order].key_or_hash = RecordHash(std::string_view(payload, r->size));
+    }
+    first = last;
+  }
+  return Status::OK();
+}
+
+Status ScanShuffle::Drain(const ShuffleKeys& keys, const Emit& emit) {
+  const uint64_t fixed = TableBytes() + copiers_ * kScanReadBuffer;
+  if (fixed >= memory_ / 2) {
+    return Status::ResourceExhausted("the record table alone takes half the memory budget");
+  }
+  const uint64_t budget = (memory_ - fixed) / 16 * 16;
+  // Passes beyond a few thousand would take days; refuse rather than plan them (the plan's
+  // cost also grows with the bins too full for a range, which so many ranges would make common).
+  u128 total = 0;
+  for (uint32_t size : sizes_) total += size + tfrecord::kFramingOverhead + kScanRecordOverhead;
+  if (total / budget >= kScanMaxRanges) {
+    return Status::ResourceExhausted("re-scanning would take more than " + std::to_string(kScanMaxRanges) +
+                                     " passes over the inputs; raise --memory or use --method buckets");
+  }
+  Result<std::vector<ScanRange>> plan = PlanScanRanges(
+      sizes_.size(), keys, [&](uint64_t i) { return sizes_[i] + tfrecord::kFramingOverhead; }, budget);
+  if (!plan.ok()) return plan.status();
+  if (plan->empty()) return Status::OK();
+  for (const std::string& path : paths_) {
+    int fd;
+    do {
+      fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    } while (fd < 0 && errno == EINTR);
+    if (fd < 0) return Status::FromErrno(path + ": cannot open it again", errno);
+    inputs_.push_back(std::make_unique<SourceFile>(fd));
+  }
+  Result<Block> block = Block::Map(budget);
+  if (!block.ok()) return block.status();
+  char* const data = block->data();
+  for (const ScanRange& range : plan.value()) {
+    ++passes_;
+    TFQ_RETURN_IF_ERROR(Gather(keys, range, data, budget));
+    // The block holds the range's records framed, in key order; their hashes are in Keyed.
+    const Keyed* const keyed = reinterpret_cast<const Keyed*>(data + budget) - range.records;
+    uint64_t pos = 0;
+    for (uint64_t k = 0; k < range.records; ++k) {
+      const uint64_t framed = tfrecord::DecodeFixed64(data + pos) + tfrecord::kFramingOverhead;
+      TFQ_RETURN_IF_ERROR(emit(std::string_view(data + pos, framed), keyed[k].key_or_hash));
+      pos += framed;
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace tfq::reshard

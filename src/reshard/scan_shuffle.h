@@ -1,0 +1,129 @@
+// ScanShuffle: key order by scanning the inputs once per key range (docs/shuffle.md).
+//
+// The bucket method writes every record to a spill file and reads it back. When the inputs are
+// regular uncompressed files that the page cache can hold, reading them again costs a memory
+// copy, not disk I/O, while the spill's writes plus the output's exceed the kernel's dirty
+// page limits and slow to the disk's speed. This method writes nothing but the output.
+//
+// The first pass (Add) keeps 4 bytes per record, its payload size, plus where each file's run of
+// records starts. Since a record's key is a pure function of its index, that tells the cost of
+// any key range without touching the files: the key space is cut into consecutive ranges whose
+// records fit the budget (exactly: there is no overflow to handle). For each range the inputs
+// are then read again in file order, skipping what is not in the range (records close together
+// with one pread through a buffer, a lone one straight to its place); each record in it is
+// copied to its place in key order, so that the memory block holds the range's output bytes,
+// framed, and verified (its length and data CRC: the files must not have changed) and hashed.
+// The block is then handed out in that order.
+//
+// Cost: one pass per range, each reading all inputs from the page cache (about one `cat` of
+// them); so the range count is what RunShuffle's choice weighs. The copying (reading, verifying,
+// hashing) is split over up to two threads, each taking a consecutive part of the inputs into
+// its own records' places: the bytes out do not depend on it. Memory: the size table, a read
+// buffer per thread and one range's records (framed) with 48 bytes of bookkeeping each, all
+// within `memory`.
+//
+// Thread safety: one thread calls Add and Drain; Drain runs its copiers and joins them.
+//
+// The order handed out is the same as BucketShuffle's: the records in key order.
+#ifndef TFQ_RESHARD_SCAN_SHUFFLE_H_
+#define TFQ_RESHARD_SCAN_SHUFFLE_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/status.h"
+#include "reshard/random.h"
+#include "reshard/write_queue.h"
+
+namespace tfq::reshard {
+
+// RunShuffle chooses scanning only when it takes at most this many passes (docs/shuffle.md).
+constexpr uint64_t kScanMaxPasses = 32;
+
+// Records closer than this in a file are read together (a system call costs about as much as
+// copying this many bytes), through a read buffer of this size per copier.
+constexpr uint64_t kScanMaxGap = 8 << 10;
+constexpr uint64_t kScanReadBuffer = 1 << 20;
+
+// Bookkeeping per record of a range while it is gathered: where it lies and goes, and its key.
+constexpr uint64_t kScanRecordOverhead = 48;
+
+// Drain refuses to plan more ranges (passes) than this.
+constexpr uint64_t kScanMaxRanges = 4096;
+
+// A key range [lo, lo + width) and what its records cost.
+struct ScanRange {
+  uint64_t lo = 0;
+  unsigned __int128 width = 0;
+  uint64_t records = 0;
+  uint64_t framed_bytes = 0;
+};
+
+// Cuts the key space into consecutive ranges holding every record, each costing at most `budget`
+// (framed bytes plus kScanRecordOverhead per record); ranges without records are left out.
+// `framed_size(i)` is record i's framed size and `keys(i)` its key, for i < n.
+// kResourceExhausted when one record alone costs more than the budget. Time: one look at every
+// key, plus one more for each 2^-16 slice of the key space that alone exceeds the budget (rare
+// unless the ranges are counted in tens of thousands).
+Result<std::vector<ScanRange>> PlanScanRanges(uint64_t n, const ShuffleKeys& keys,
+                                              const std::function<uint64_t(uint64_t)>& framed_size,
+                                              uint64_t budget);
+
+class ScanShuffle {
+ public:
+  // `paths` are the inputs (regular, uncompressed); `memory` bounds the size table, the block
+  // of one range and the copiers' read buffers (ScanMemory); `copiers` threads copy records
+  // (0: two if there are two cores).
+  ScanShuffle(std::vector<std::string> paths, uint64_t memory, uint64_t expected_records,
+              size_t copiers = 0);
+  ~ScanShuffle();
+  ScanShuffle(const ScanShuffle&) = delete;
+  ScanShuffle& operator=(const ScanShuffle&) = delete;
+
+  // Notes the next record (global index order): its input, the offset of its framing in that
+  // file and its payload size. kResourceExhausted when the table or the record is too large.
+  Status Add(uint32_t file, uint64_t framed_offset, uint64_t size);
+  // Calls `emit` with every record, framed (header, payload, footer; the view lives during the
+  // call) and verified, and its payload's RecordHash, in increasing order of keys(index).
+  using Emit = std::function<Status(std::string_view framed, uint64_t hash)>;
+  Status Drain(const ShuffleKeys& keys, const Emit& emit);
+
+  uint64_t passes() const { return passes_; }
+  struct Located;  // a record being gathered, in file order (scan_shuffle.cc)
+  struct Keyed;    // the same in key order
+  // Bytes of the table kept per record, for choosing the method.
+  static constexpr uint64_t kTableBytesPerRecord = sizeof(uint32_t);
+
+ private:
+  // Where a run of consecutive records starts: record `index` lies at `offset` in `file`, and
+  // each next one right after its predecessor.
+  struct Anchor {
+    uint64_t index;
+    uint64_t offset;
+    uint32_t file;
+  };
+  uint64_t TableBytes() const;
+  // Copies the records of `range` into `block` in key order; its top holds their bookkeeping.
+  Status Gather(const ShuffleKeys& keys, const ScanRange& range, char* block, uint64_t block_bytes);
+  // Copies, verifies and hashes records [begin, end) (in file order).
+  // Their hashes go to `keyed`.
+  Status Copy(const Located* begin, const Located* end, char* block, Keyed* keyed) const;
+
+  const std::vector<std::string> paths_;
+  const uint64_t memory_;
+  const size_t copiers_;
+  std::vector<std::unique_ptr<SourceFile>> inputs_;  // open during Drain
+  std::vector<uint32_t> sizes_;  // payload sizes, by global index
+  std::vector<Anchor> anchors_;
+  uint64_t next_offset_ = 0;     // where the next record would be if it follows the last one
+  uint32_t last_file_ = UINT32_MAX;
+  uint64_t passes_ = 0;
+};
+
+}  // namespace tfq::reshard
+
+#endif  // TFQ_RESHARD_SCAN_SHUFFLE_H_

@@ -1,0 +1,277 @@
+// ScanShuffle and its range plan: ranges that fit, key order whatever the copier count, the
+// same bytes as the other methods, changed inputs caught, and the memory bound.
+#include "reshard/scan_shuffle.h"
+
+#include <doctest/doctest.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <fstream>
+
+#include "reshard/shuffle.h"
+#include "reshard_test_util.h"
+#include "tfrecord/format.h"
+#include "tfrecord/open.h"
+
+namespace tfq::reshard {
+namespace {
+
+using testing::ReadRecords;
+using testing::Recs;
+using testing::WriteRecords;
+
+using u128 = unsigned __int128;
+
+// Checks that `ranges` are ascending, disjoint, each within budget, and hold every record once.
+void CheckPlan(const std::vector<ScanRange>& ranges, uint64_t n, const ShuffleKeys& keys,
+               const std::function<uint64_t(uint64_t)>& framed, uint64_t budget) {
+  uint64_t records = 0, bytes = 0, over_budget = 0, empty = 0, overlapping = 0;
+  u128 previous_end = 0;
+  for (const ScanRange& r : ranges) {
+    if (r.records == 0) ++empty;
+    if (static_cast<u128>(r.lo) < previous_end) ++overlapping;
+    previous_end = static_cast<u128>(r.lo) + r.width;
+    if (r.framed_bytes + r.records * kScanRecordOverhead > budget) ++over_budget;
+    records += r.records;
+    bytes += r.framed_bytes;
+  }
+  CHECK(empty == 0);
+  CHECK(overlapping == 0);
+  CHECK(previous_end <= static_cast<u128>(1) << 64);
+  CHECK(over_budget == 0);
+  CHECK(records == n);
+  // The one range that may hold a key is the last starting at or below it.
+  uint64_t outside = 0, total = 0;
+  for (uint64_t i = 0; i < n; ++i) {
+    const uint64_t k = keys(i);
+    auto it = std::upper_bound(ranges.begin(), ranges.end(), k,
+                               [](uint64_t key, const ScanRange& r) { return key < r.lo; });
+    if (it == ranges.begin() || static_cast<u128>(k - std::prev(it)->lo) >= std::prev(it)->width) ++outside;
+    total += framed(i);
+  }
+  CHECK(outside == 0);
+  CHECK(bytes == total);
+}
+
+TEST_CASE("the range plan: every record in exactly one range, each range within budget") {
+  const ShuffleKeys keys(11);
+  SUBCASE("bins merged") {
+    const auto size = [](uint64_t) -> uint64_t { return 100; };
+    auto plan = PlanScanRanges(5000, keys, size, 100000);
+    REQUIRE(plan.ok());
+    CHECK(plan->size() >= 7);  // 5000 * 148 bytes in ranges of at most 100000
+    CHECK(plan->size() <= 9);
+    CheckPlan(plan.value(), 5000, keys, size, 100000);
+  }
+  SUBCASE("bins that do not fit are cut again") {
+    // 200000 records over 65536 bins, about 3 to a bin; a bin holding one of the 10 large
+    // records and any small one exceeds the budget.
+    const auto size = [](uint64_t i) -> uint64_t { return i % 20000 == 0 ? 99000 : 100; };
+    auto plan = PlanScanRanges(200000, keys, size, 99100);
+    REQUIRE(plan.ok());
+    CHECK(plan->size() >= 300);
+    CheckPlan(plan.value(), 200000, keys, size, 99100);
+  }
+  SUBCASE("a record larger than the budget") {
+    const auto size = [](uint64_t) -> uint64_t { return 100; };
+    CHECK(PlanScanRanges(10, keys, size, 100).status().code() == StatusCode::kResourceExhausted);
+  }
+  SUBCASE("no records, no ranges") {
+    auto plan = PlanScanRanges(0, keys, [](uint64_t) -> uint64_t { return 1; }, 1000);
+    REQUIRE(plan.ok());
+    CHECK(plan->empty());
+  }
+}
+
+struct Inputs {
+  std::string dir = testing::MakeTempDir();
+  std::vector<std::string> paths = {dir + "/a", dir + "/b", dir + "/empty", dir + "/c"};
+  std::vector<std::string> records;
+  Inputs() {
+    // Sizes vary so that records straddle the read spans and gaps.
+    for (int i = 0; i < 3000; ++i) records.push_back(testing::Rec(i, 10 + (i * 7919) % 3000));
+    WriteRecords(paths[0], {records.begin(), records.begin() + 1000});
+    WriteRecords(paths[1], {records.begin() + 1000, records.begin() + 1001});
+    WriteRecords(paths[2], {});
+    WriteRecords(paths[3], {records.begin() + 1001, records.end()});
+  }
+  // Feeds ScanShuffle the records of the files, as RunShuffle's first pass does.
+  void AddAll(ScanShuffle& shuffle) const {
+    uint64_t i = 0;
+    for (uint32_t f = 0; f < paths.size(); ++f) {
+      uint64_t offset = 0;
+      const uint64_t count = f == 0 ? 1000 : f == 1 ? 1 : f == 2 ? 0 : 1999;
+      for (uint64_t k = 0; k < count; ++k, ++i) {
+        REQUIRE(shuffle.Add(f, offset, records[i].size()).ok());
+        offset += records[i].size() + tfrecord::kFramingOverhead;
+      }
+    }
+  }
+};
+
+// The records in key order, as every method must hand them out.
+std::vector<std::string> KeyOrder(const std::vector<std::string>& records, const ShuffleKeys& keys) {
+  std::vector<uint64_t> order(records.size());
+  for (uint64_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](uint64_t a, uint64_t b) { return keys(a) < keys(b); });
+  std::vector<std::string> out;
+  for (uint64_t i : order) out.push_back(records[i]);
+  return out;
+}
+
+TEST_CASE("ScanShuffle hands out every record in key order, framed, with its hash") {
+  Inputs in;
+  const ShuffleKeys keys(5);
+  const auto expected = KeyOrder(in.records, keys);
+  for (size_t copiers : {1, 2, 3}) {
+    CAPTURE(copiers);
+    // About 4.6 MB of records in 1 MiB: several passes (the copiers' buffers take some).
+    ScanShuffle shuffle(in.paths, (4 << 20) + copiers * kScanReadBuffer, 3000, copiers);
+    in.AddAll(shuffle);
+    std::vector<std::string> out;
+    REQUIRE(shuffle.Drain(keys, [&](std::string_view framed, uint64_t hash) -> Status {
+      REQUIRE(framed.size() >= tfrecord::kFramingOverhead);
+      const std::string_view payload =
+          framed.substr(tfrecord::kHeaderSize, framed.size() - tfrecord::kFramingOverhead);
+      CHECK(tfrecord::DecodeFixed64(framed.data()) == payload.size());
+      CHECK(hash == RecordHash(payload));
+      out.emplace_back(payload);
+      return Status::OK();
+    }).ok());
+    CHECK(shuffle.passes() >= 2);
+    CHECK(out == expected);
+  }
+}
+
+TEST_CASE("ScanShuffle: an input changed after the first pass is an error") {
+  Inputs in;
+  ScanShuffle shuffle(in.paths, 64 << 20, 3000);
+  in.AddAll(shuffle);
+  std::string bytes = testing::ReadFileOrDie(in.paths[3]);
+  bytes[bytes.size() / 2] ^= 1;
+  testing::WriteFileOrDie(in.paths[3], bytes);
+  const Status s = shuffle.Drain(ShuffleKeys(1), [](std::string_view, uint64_t) { return Status::OK(); });
+  CHECK(s.code() == StatusCode::kCorruption);
+  CHECK(s.message().find("changed since it was first read") != std::string::npos);
+}
+
+TEST_CASE("ScanShuffle: a record too large for the budget is refused") {
+  ScanShuffle shuffle({"x"}, 1 << 20, 10);
+  CHECK(shuffle.Add(0, 0, 300 << 10).code() == StatusCode::kResourceExhausted);
+}
+
+struct Files {
+  std::string dir = testing::MakeTempDir();
+  std::vector<std::string> inputs = {dir + "/in-a", dir + "/in-b"};
+  Files() {
+    // ~40 MB of ~400-byte records: over three times the records' share of the smallest --memory.
+    WriteRecords(inputs[0], Recs(0, 60000, 400));
+    WriteRecords(inputs[1], Recs(60000, 100000, 400));
+  }
+  ShuffleOptions Options(const std::string& name, ShuffleMethod method, uint64_t memory) const {
+    ShuffleOptions o;
+    o.seed = 9;
+    o.shards = 3;
+    o.memory = memory;
+    o.method = method;
+    o.tmp_dir = dir;
+    o.output.prefix = dir + "/" + name;
+    return o;
+  }
+  std::string Shard(const ShuffleOptions& o, uint64_t k) const {
+    return testing::ReadFileOrDie(tfrecord::ShardName(o.output.prefix, k, o.shards));
+  }
+};
+
+TEST_CASE("re-scanning writes the same bytes as in memory and through buckets") {
+  Files f;
+  const ShuffleOptions roomy = f.Options("mem", ShuffleMethod::kAuto, 512 << 20);
+  const ShuffleOptions scan = f.Options("scan", ShuffleMethod::kScan, kMinShuffleMemory);
+  const ShuffleOptions buckets = f.Options("bkt", ShuffleMethod::kBuckets, kMinShuffleMemory);
+  const ShuffleOptions automatic = f.Options("auto", ShuffleMethod::kAuto, kMinShuffleMemory);
+  RunSummary s_roomy, s_scan, s_buckets, s_auto;
+  REQUIRE(RunShuffle(f.inputs, roomy, &s_roomy).ok());
+  REQUIRE(RunShuffle(f.inputs, scan, &s_scan).ok());
+  REQUIRE(RunShuffle(f.inputs, buckets, &s_buckets).ok());
+  REQUIRE(RunShuffle(f.inputs, automatic, &s_auto).ok());
+  CHECK(s_roomy.method == "in memory");
+  CHECK(s_scan.method.find("re-scanned in ") == 0);
+  CHECK(s_scan.method != "re-scanned in 1 pass");
+  CHECK(s_scan.temporary_bytes == 0);
+  CHECK(s_buckets.method.find("buckets") != std::string::npos);
+  CHECK(s_auto.method.find("re-scanned in ") == 0);  // small records, the page cache holds them
+  for (const RunSummary* s : {&s_scan, &s_buckets, &s_auto}) {
+    CHECK(s->expected == s->written);
+    CHECK(s->written == s_roomy.written);
+  }
+  for (uint64_t k = 0; k < 3; ++k) {
+    const std::string bytes = f.Shard(roomy, k);
+    CHECK(f.Shard(scan, k) == bytes);
+    CHECK(f.Shard(buckets, k) == bytes);
+    CHECK(f.Shard(automatic, k) == bytes);
+  }
+  // A compressed input cannot be re-scanned at offsets.
+  ShardSetOptions gz;
+  gz.prefix = f.dir + "/gz";
+  gz.compression = Compression::kGzip;
+  auto set = ShardSet::Create(gz);
+  REQUIRE(set.ok());
+  for (const auto& r : Recs(0, 10)) REQUIRE((*set)->Write(0, r).ok());
+  REQUIRE((*set)->Commit(1).ok());
+  RunSummary summary;
+  CHECK(RunShuffle({f.dir + "/gz-00000-of-00001"}, f.Options("from-gz", ShuffleMethod::kScan, 64 << 20),
+                   &summary)
+            .code() == StatusCode::kInvalidArgument);
+}
+
+// Resident memory now, from /proc (pages * page size).
+uint64_t CurrentRss() {
+  std::ifstream statm("/proc/self/statm");
+  uint64_t size = 0, resident = 0;
+  statm >> size >> resident;
+  return resident * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+}
+
+#ifdef TFQ_SANITIZER_BUILD
+constexpr bool kSanitized = true;  // shadow memory and quarantine inflate the resident set
+#else
+constexpr bool kSanitized = false;
+#endif
+
+TEST_CASE("re-scanning stays within --memory on an input three times larger" * doctest::skip(kSanitized)) {
+  Files f;
+  // In a child, so that the test binary's own allocations do not blur the peak.
+  int pipefd[2];
+  REQUIRE(pipe(pipefd) == 0);
+  fflush(nullptr);
+  const pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    const uint64_t before = CurrentRss();
+    RunSummary summary;
+    const Status s = RunShuffle(f.inputs, f.Options("rss", ShuffleMethod::kScan, kMinShuffleMemory), &summary);
+    struct rusage usage;
+    getrusage(RUSAGE_SELF, &usage);
+    const uint64_t peak = static_cast<uint64_t>(usage.ru_maxrss) * 1024;
+    uint64_t growth = ~uint64_t{0};
+    if (s.ok() && summary.method.find("re-scanned") == 0) growth = peak > before ? peak - before : 0;
+    const ssize_t w = write(pipefd[1], &growth, sizeof growth);
+    _exit(w == sizeof growth ? 0 : 1);
+  }
+  close(pipefd[1]);
+  uint64_t growth = 0;
+  REQUIRE(read(pipefd[0], &growth, sizeof growth) == sizeof growth);
+  close(pipefd[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  CAPTURE(growth);
+  CHECK(growth != ~uint64_t{0});
+  // --memory covers records, table, read buffers, map window and output buffers; the rest is
+  // thread stacks and allocator slack.
+  CHECK(growth <= kMinShuffleMemory + (2 << 20));
+}
+
+}  // namespace
+}  // namespace tfq::reshard
