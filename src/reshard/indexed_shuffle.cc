@@ -39,14 +39,11 @@ Status IndexedShuffle::Add(uint64_t key, uint32_t file, uint64_t framed_offset, 
 
 Status IndexedShuffle::OpenInputs(std::vector<std::shared_ptr<const SourceFile>>* inputs) const {
   for (const std::string& path : paths_) {
-    int fd;
-    do {
-      fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    } while (fd < 0 && errno == EINTR);
-    if (fd < 0) return Status::FromErrno(path + ": cannot open it again", errno);
+    Result<std::unique_ptr<SourceFile>> input = SourceFile::OpenAgain(path);
+    if (!input.ok()) return input.status();
     // Records are read in key order: read-ahead would fetch their neighbours for nothing.
-    posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);
-    inputs->push_back(std::make_shared<const SourceFile>(fd));
+    posix_fadvise(input.value()->fd(), 0, 0, POSIX_FADV_RANDOM);
+    inputs->push_back(std::move(input).value());
   }
   return Status::OK();
 }

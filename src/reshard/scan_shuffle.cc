@@ -291,12 +291,9 @@ Status ScanShuffle::Drain(const ShuffleKeys& keys, const Emit& emit) {
   if (!plan.ok()) return plan.status();
   if (plan->empty()) return Status::OK();
   for (const std::string& path : paths_) {
-    int fd;
-    do {
-      fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    } while (fd < 0 && errno == EINTR);
-    if (fd < 0) return Status::FromErrno(path + ": cannot open it again", errno);
-    inputs_.push_back(std::make_unique<SourceFile>(fd));
+    Result<std::unique_ptr<SourceFile>> input = SourceFile::OpenAgain(path);
+    if (!input.ok()) return input.status();
+    inputs_.push_back(std::move(input).value());
   }
   Result<Block> block = Block::Map(budget);
   if (!block.ok()) return block.status();

@@ -1,5 +1,6 @@
 #include "reshard/write_queue.h"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -13,6 +14,15 @@ constexpr size_t kCopyBuffer = size_t{1} << 20;  // for copies copy_file_range c
 }  // namespace
 
 SourceFile::~SourceFile() { close(fd_); }
+
+Result<std::unique_ptr<SourceFile>> SourceFile::OpenAgain(const std::string& path) {
+  int fd;
+  do {
+    fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  } while (fd < 0 && errno == EINTR);
+  if (fd < 0) return Status::FromErrno(path + ": cannot open it again", errno);
+  return std::make_unique<SourceFile>(fd);
+}
 
 WriteQueue::WriteQueue(size_t lanes) {
   if (lanes == 0) lanes = std::clamp<size_t>(std::thread::hardware_concurrency(), 1, 4);

@@ -18,8 +18,11 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
+
+#include "common/status.h"
 
 namespace tfq::reshard {
 
@@ -36,6 +39,9 @@ class SourceFile {
  public:
   explicit SourceFile(int fd) : fd_(fd) {}
   ~SourceFile();
+  // Opens an input a second time by path, for the shuffles that read it again; an error says so
+  // ("PATH: cannot open it again: ...").
+  static Result<std::unique_ptr<SourceFile>> OpenAgain(const std::string& path);
   SourceFile(const SourceFile&) = delete;
   SourceFile& operator=(const SourceFile&) = delete;
   int fd() const { return fd_; }
