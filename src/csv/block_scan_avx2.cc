@@ -9,8 +9,6 @@
 
 #include <immintrin.h>
 
-#include <cstring>
-
 #include "csv/block_scan.h"
 
 namespace tfq::csv::internal {
@@ -56,18 +54,9 @@ __attribute__((target("avx2,pclmul"))) void ClassifyBlocksAvx2(
   for (; i + kBlockBytes <= len; i += kBlockBytes) {
     Classify(p + i, delim, quote_enable, &carry, out++);
   }
-  if (i < len) {
-    const size_t n = len - i;
-    char buf[kBlockBytes] = {};
-    std::memcpy(buf, p + i, n);
-    Classify(buf, delim, quote_enable, &carry, out);
-    const uint64_t valid = (uint64_t{1} << n) - 1;
-    out->quote &= valid;  // was zero there already: the padding is zero bytes
-    out->delim &= valid;  // not when the delimiter is a zero byte
-    out->lf &= valid;
-    out->cr &= valid;
-  }
   *in_quote = carry;
+  // A last, partial block: the baseline's byte-exact tail handling, from the same carry.
+  if (i < len) ClassifyBlocksBaseline(p + i, len - i, delim, quoting, in_quote, out);
 }
 
 }  // namespace tfq::csv::internal
