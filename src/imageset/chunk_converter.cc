@@ -124,15 +124,18 @@ void ReadSource(ConvertedSlot& slot, SourceBuffer* file) {
   });
 }
 
-void ChunkConverter::ConvertSource(int t, std::string_view file, const Sha256Digest& digest,
-                                   ConvertedSlot& slot) {
+bool ChunkConverter::ConvertImage(int t, std::string_view file, ConvertedSlot& slot) {
   Worker& w = *workers_[static_cast<size_t>(t)];
   Guarded(slot, [&] {
     slot.status = w.converter.Convert(file, &w.image);
-    if (!slot.status.ok()) {
-      slot.status = slot.status.WithPrefix(slot.entry->path);
-      return;
-    }
+    if (!slot.status.ok()) slot.status = slot.status.WithPrefix(slot.entry->path);
+  });
+  return slot.status.ok();
+}
+
+void ChunkConverter::EncodeRecord(int t, const Sha256Digest& digest, ConvertedSlot& slot) {
+  Worker& w = *workers_[static_cast<size_t>(t)];
+  Guarded(slot, [&] {
     EncodeImageRecord(*keys_, *extras_, *slot.entry, w.image, DigestHex(digest), &w.encoder, &slot.record);
   });
 }

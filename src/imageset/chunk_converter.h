@@ -7,7 +7,8 @@
 // depends only on its image and the options, so the output is byte-identical for any thread
 // count.
 //
-// Thread safety: ConvertSource(t, ...) may run concurrently for different t; one caller per t.
+// Thread safety: ConvertImage(t, ...) and EncodeRecord(t, ...) may run concurrently for different
+// t; one caller per t.
 #ifndef TFQ_IMAGESET_CHUNK_CONVERTER_H_
 #define TFQ_IMAGESET_CHUNK_CONVERTER_H_
 
@@ -67,9 +68,15 @@ class ChunkConverter {
 
   int threads() const { return threads_; }
 
-  // Converts `file` (slot.entry's bytes, whose SHA-256 is `digest`) into slot.record with
-  // thread t's worker (0 <= t < threads()), or sets slot.status. No exception leaves it.
-  void ConvertSource(int t, std::string_view file, const Sha256Digest& digest, ConvertedSlot& slot);
+  // The two halves of turning `file` (slot.entry's bytes) into slot.record with thread t's worker
+  // (0 <= t < threads()). They are apart so that the loop can start decoding a file before its
+  // SHA-256, which only the record needs, is done. No exception leaves either.
+  //
+  // ConvertImage decodes, resizes and encodes the image into the worker, or sets slot.status;
+  // returns slot.status.ok(). After it returned true, EncodeRecord(t, ...) for the same slot, and
+  // before thread t's next ConvertImage, writes the Example with the file's SHA-256 `digest`.
+  bool ConvertImage(int t, std::string_view file, ConvertedSlot& slot);
+  void EncodeRecord(int t, const Sha256Digest& digest, ConvertedSlot& slot);
 
  private:
   struct Worker;

@@ -15,6 +15,7 @@ namespace {
 constexpr size_t kChunksInFlight = 3;           // being written, being converted, being read ahead
 constexpr uint64_t kReadAheadBytes = 64 << 20;  // files read ahead, and buffers kept for reuse
 
+// kRead: the file's bytes are there (its SHA-256 may still be in progress, see RingSlot::hashed).
 enum class SlotState { kFree, kReading, kRead, kConverting, kConverted };
 
 struct RingSlot {
@@ -22,6 +23,10 @@ struct RingSlot {
   SlotState state = SlotState::kFree;
   std::unique_ptr<SourceBuffer> file;  // read ahead by the reader, until converted
   uint64_t ahead_bytes = 0;            // what the slot counts in Loop::ahead_bytes_
+  // The reader publishes a file as soon as it is read and hashes it while a converter decodes
+  // it (both only read the bytes); the converter waits for `hashed` only to write the record, so
+  // the first image of a run does not wait for two files to be read and hashed.
+  bool hashed = false;
   Sha256Digest digest{};
 };
 
@@ -50,6 +55,7 @@ class Loop {
     }
     try {
       reader = std::thread([this] { Reader(); });
+      has_reader_ = true;  // before the converters start: they read it without the lock
     } catch (const std::system_error&) {
       // Without a reader, the converters read the files themselves.
     }
@@ -86,6 +92,7 @@ class Loop {
     s.slot.status = Status::OK();
     s.slot.source_bytes = 0;
     s.state = state;
+    s.hashed = false;
     return s;
   }
 
@@ -99,7 +106,9 @@ class Loop {
   // Under mu_. Once the window is full, the reader sleeps until the images read ahead are down to
   // half of it, then fills it again: one wake-up per few images rather than one per image.
   bool ReaderShouldWake() const {
-    return ReaderMayRead() && next_read_ - next_convert_ <= read_ahead_files_ / 2;
+    // Not next_read_ - next_convert_: at the start of a run the reader can be behind the
+    // converters (those that took images before its first claim wait for it), and must wake.
+    return ReaderMayRead() && next_read_ <= next_convert_ + read_ahead_files_ / 2;
   }
   void WakeReader() {
     if (reader_waiting_ && ReaderShouldWake()) reader_cv_.notify_one();
@@ -145,20 +154,26 @@ class Loop {
             claimed[k] = &s;
           }
         }
+        bool read_ok[2] = {false, false};  // the slots' statuses belong to the converters once published
         for (int i = 0; i < k; ++i) {
           if (!claimed[i]->file) claimed[i]->file = std::make_unique<SourceBuffer>();
           ReadSource(claimed[i]->slot, claimed[i]->file.get());
+          read_ok[i] = claimed[i]->slot.status.ok();
+          std::lock_guard<std::mutex> lock(mu_);
+          claimed[i]->state = SlotState::kRead;  // a converter may decode it from now on
+          if (converters_waiting_ > 0) worker_cv_.notify_all();
         }
-        if (k == 2 && claimed[0]->slot.status.ok() && claimed[1]->slot.status.ok()) {
+        // Hashing only reads the buffers, which no one writes or frees until the slot is hashed.
+        if (k == 2 && read_ok[0] && read_ok[1]) {
           Sha256Pair(claimed[0]->file->view(), claimed[1]->file->view(), &claimed[0]->digest,
                      &claimed[1]->digest);
         } else {
           for (int i = 0; i < k; ++i) {
-            if (claimed[i]->slot.status.ok()) claimed[i]->digest = Sha256Of(claimed[i]->file->view());
+            if (read_ok[i]) claimed[i]->digest = Sha256Of(claimed[i]->file->view());
           }
         }
         std::lock_guard<std::mutex> lock(mu_);
-        for (int i = 0; i < k; ++i) claimed[i]->state = SlotState::kRead;
+        for (int i = 0; i < k; ++i) claimed[i]->hashed = true;
         if (converters_waiting_ > 0) worker_cv_.notify_all();
       }
     } catch (...) {
@@ -177,7 +192,10 @@ class Loop {
           worker_cv_.wait(lock, [&] { return stopped_ || next_convert_ >= n_ || InWindow(next_convert_); });
           if (stopped_ || next_convert_ >= n_) return;
           const size_t seq = next_convert_++;
-          self = seq >= next_read_;  // the reader has not got to it: read it here
+          // The reader has not got to it: read it here. Except the run's first image, which the
+          // reader, just starting, is about to read: a converter reading it would also hash it
+          // before writing its record, where the reader hashes it while the converter decodes.
+          self = seq == next_read_ && (seq > 0 || !has_reader_);
           if (self) {
             next_read_ = seq + 1;
             s = &Claim(seq, SlotState::kConverting);
@@ -193,15 +211,19 @@ class Loop {
             s->state = SlotState::kConverting;
           }
         }
-        std::string_view file;
+        if (self) ReadSource(s->slot, &own);
+        const std::string_view file = self ? own.view() : s->file->view();
+        const bool converted = s->slot.status.ok() && converter_->ConvertImage(t, file, s->slot);
         if (self) {
-          ReadSource(s->slot, &own);
-          if (s->slot.status.ok()) s->digest = Sha256Of(own.view());
-          file = own.view();
+          if (converted) s->digest = Sha256Of(file);
         } else {
-          file = s->file->view();
+          std::unique_lock<std::mutex> lock(mu_);
+          ++converters_waiting_;
+          worker_cv_.wait(lock, [&] { return stopped_ || s->hashed; });
+          --converters_waiting_;
+          if (stopped_) return;
         }
-        if (s->slot.status.ok()) converter_->ConvertSource(t, file, s->digest, s->slot);
+        if (converted) converter_->EncodeRecord(t, s->digest, s->slot);
         std::lock_guard<std::mutex> lock(mu_);
         if (!self) Release(*s);
         s->state = SlotState::kConverted;
@@ -265,15 +287,18 @@ class Loop {
 
   std::mutex mu_;
   std::condition_variable reader_cv_, worker_cv_, writer_cv_;
-  size_t next_read_ = 0;     // in processing order: images before it are claimed for reading
+  // In processing order: images before it are claimed for reading. Ahead of next_convert_ except
+  // before the reader's first claim (the converters leave the run's first image to it).
+  size_t next_read_ = 0;
   size_t next_convert_ = 0;  // in processing order: images before it are claimed for converting
   size_t chunks_written_ = 0;
   uint64_t ahead_bytes_ = 0;  // read ahead (or being read) and not yet converted
   size_t ahead_files_ = 0;
   std::vector<std::unique_ptr<SourceBuffer>> pool_;
   uint64_t pool_bytes_ = 0;  // capacity of the pooled buffers
+  bool has_reader_ = false;  // set before the converters start, constant after
   bool reader_waiting_ = false;
-  int converters_waiting_ = 0;         // for an image the reader has not finished
+  int converters_waiting_ = 0;         // for an image (or its hash) the reader has not finished
   RingSlot* writer_waits_for_ = nullptr;
   bool converters_done_ = false;
   bool stopped_ = false;

@@ -6,6 +6,9 @@
 //   convert  converter->threads() OpenMP threads (the caller's among them) in one parallel
 //            region for the whole run: each takes the next image, waits until it has been read
 //            (or, if the reader has fallen behind, reads and hashes it itself) and converts it;
+//            the reader hands over each file as soon as it is read and hashes it meanwhile, so
+//            the hash is waited for (if ever) only to write the record, not to start decoding,
+//            and the run's first image is always left to the reader;
 //   writer   one thread: hands the converted slots to a sink in input order.
 //
 // The images are taken in chunks of chunk_size; within a chunk, largest file first (longest

@@ -1,24 +1,28 @@
 // tfq_image_perftest: images/s of ImageConverter (decode + resize + encode, one thread, files
-// preloaded in memory) on the shared image sets, measured in the same run as a plain TurboJPEG
-// reference like the one in the issue (decode to RGB at the smallest covering n/8 scale, area
-// resize, encode) and that reference's decode alone. Passes of the three are interleaved and the
-// best pass of each is reported, so that other load on the machine hurts all three alike.
+// preloaded in memory, or read in every pass with --from-files) on the shared image sets,
+// measured in the same run as a plain TurboJPEG reference like the one in the issue (decode to
+// RGB at the smallest covering n/8 scale, area resize, encode) and that reference's decode alone.
+// Passes of the three are interleaved and the best pass of each is reported, so that other load
+// on the machine hurts all three alike.
 //
 //   tfq_image_perftest [--shared DIR] [--seconds S] [--set imagenet|large|all] [--dct pow2|all]
-//                      [--filter box|triangle|lanczos3] [--only tfq]
+//                      [--filter box|triangle|lanczos3] [--only tfq] [--from-files]
 //
 // --only tfq skips the reference (for profiling tfq alone, e.g. under perf record).
+// --from-files: every pass reads each file (from the page cache) before converting it, in the
+// timed loop, for all three alike: `tfq convert` and the other peers of scripts/bench-images.sh
+// read their files too, so the comparison there uses this.
 //
 // imagenet: --size 224x224, large: --shorter-side 256; JPEG quality 90, 4:2:0.
 #include <dirent.h>
+#include <fcntl.h>
 #include <time.h>
 #include <turbojpeg.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -35,7 +39,25 @@ double Now(clockid_t clock) {
   return t.tv_sec + t.tv_nsec * 1e-9;
 }
 
-std::vector<std::string> LoadDir(const std::string& dir, size_t* bytes) {
+// Reads the whole file into *out, reusing its capacity; false if it cannot be read.
+bool ReadInto(const std::string& path, std::string* out) {
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  const off_t size = lseek(fd, 0, SEEK_END);
+  out->resize(size > 0 ? static_cast<size_t>(size) : 0);
+  size_t done = 0;
+  while (done < out->size()) {
+    const ssize_t n = pread(fd, out->data() + done, out->size() - done, static_cast<off_t>(done));
+    if (n <= 0) break;
+    done += static_cast<size_t>(n);
+  }
+  close(fd);
+  out->resize(done);
+  return true;
+}
+
+// The files of `dir` in name order; their paths go to *paths.
+std::vector<std::string> LoadDir(const std::string& dir, size_t* bytes, std::vector<std::string>* paths) {
   std::vector<std::string> names, files;
   if (DIR* d = opendir(dir.c_str())) {
     while (dirent* e = readdir(d)) {
@@ -45,11 +67,11 @@ std::vector<std::string> LoadDir(const std::string& dir, size_t* bytes) {
   }
   std::sort(names.begin(), names.end());
   *bytes = 0;
+  paths->clear();
   for (const std::string& n : names) {
-    std::ifstream f(dir + "/" + n, std::ios::binary);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    files.push_back(ss.str());
+    paths->push_back(dir + "/" + n);
+    files.emplace_back();
+    ReadInto(paths->back(), &files.back());
     *bytes += files.back().size();
   }
   return files;
@@ -118,9 +140,10 @@ struct Best {
 };
 
 bool g_only_tfq = false;
+bool g_from_files = false;
 
-void Bench(const std::string& name, const std::vector<std::string>& files, size_t bytes,
-           const ConvertOptions& o, double seconds) {
+void Bench(const std::string& name, const std::vector<std::string>& files, const std::vector<std::string>& paths,
+           size_t bytes, const ConvertOptions& o, double seconds) {
   ImageConverter converter(o);
   Reference ref;
   ConvertedImage out;
@@ -133,12 +156,19 @@ void Bench(const std::string& name, const std::vector<std::string>& files, size_
     if (!g_only_tfq) ref.Run(f, o.resize, false);
   }
   Best tfq, reference, decode;
+  std::string read_buffer;  // --from-files: each file as read in the pass, capacity reused
   const double start = Now(CLOCK_MONOTONIC);
   int passes = 0;
   while (passes < 3 || Now(CLOCK_MONOTONIC) - start < seconds) {
     for (int which = 0; which < (g_only_tfq ? 1 : 3); ++which) {
       double w0 = Now(CLOCK_MONOTONIC), c0 = Now(CLOCK_THREAD_CPUTIME_ID);
-      for (const std::string& f : files) {
+      for (size_t i = 0; i < files.size(); ++i) {
+        const std::string* file = &files[i];
+        if (g_from_files) {
+          ReadInto(paths[i], &read_buffer);
+          file = &read_buffer;
+        }
+        const std::string& f = *file;
         if (which == 0) {
           (void)converter.Convert(f, &out);
         } else {
@@ -151,8 +181,9 @@ void Bench(const std::string& name, const std::vector<std::string>& files, size_
     ++passes;
   }
   const double n = files.size();
-  std::printf("%s: %zu files, %.1f MB, %d failed, output %.1f KB/image, %d passes\n", name.c_str(),
-              files.size(), bytes / 1e6, failures, out_bytes / n / 1e3, passes);
+  std::printf("%s: %zu files, %.1f MB, %d failed, output %.1f KB/image, %d passes%s\n", name.c_str(),
+              files.size(), bytes / 1e6, failures, out_bytes / n / 1e3, passes,
+              g_from_files ? ", files read in every pass" : ", files preloaded");
   std::printf("  %-44s %9s %9s %8s\n", "", "img/s", "img/s cpu", "MB/s");
   auto line = [&](const char* what, const Best& b) {
     std::printf("  %-44s %9.1f %9.1f %8.1f\n", what, n / b.wall, n / b.cpu, bytes / 1e6 / b.wall);
@@ -173,8 +204,18 @@ int main(int argc, char** argv) {
   double seconds = 10;
   std::string set = "all";
   ConvertOptions base;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    std::string a = argv[i], v = argv[i + 1];
+  for (int i = 1; i < argc; i += 2) {
+    std::string a = argv[i];
+    if (a == "--from-files") {  // the one flag without a value
+      g_from_files = true;
+      --i;
+      continue;
+    }
+    if (i + 1 >= argc) {
+      std::fprintf(stderr, "tfq_image_perftest: error: %s: unknown option or missing value\n", a.c_str());
+      return 2;
+    }
+    std::string v = argv[i + 1];
     if (a == "--shared") {
       shared = v;
     } else if (a == "--seconds") {
@@ -203,21 +244,23 @@ int main(int argc, char** argv) {
   bool any = false;
   if (set == "imagenet" || set == "all") {
     size_t bytes;
-    auto files = LoadDir(shared + "/images/imagenet", &bytes);
+    std::vector<std::string> paths;
+    auto files = LoadDir(shared + "/images/imagenet", &bytes, &paths);
     if (!files.empty()) {
       ConvertOptions o = base;
       o.resize = {ResizeMode::kExact, 224, 224, 0, false};
-      Bench("imagenet to 224x224", files, bytes, o, seconds);
+      Bench("imagenet to 224x224", files, paths, bytes, o, seconds);
       any = true;
     }
   }
   if (set == "large" || set == "all") {
     size_t bytes;
-    auto files = LoadDir(shared + "/images/large", &bytes);
+    std::vector<std::string> paths;
+    auto files = LoadDir(shared + "/images/large", &bytes, &paths);
     if (!files.empty()) {
       ConvertOptions o = base;
       o.resize = {ResizeMode::kShorterSide, 0, 0, 256, false};
-      Bench("large to shorter side 256", files, bytes, o, seconds);
+      Bench("large to shorter side 256", files, paths, bytes, o, seconds);
       any = true;
     }
   }

@@ -1,13 +1,17 @@
 // RunConversionLoop on more images than its three chunks of slots hold, so that slots are reused:
 // the sink sees every image once, in input order, with the record a one-thread run makes, for any
-// thread count and chunk size; a sink error stops the loop at once and is what it returns.
+// thread count and chunk size, holding the SHA-256 of its own file (the reader hashes a file while
+// a converter decodes it); a sink error stops the loop at once and is what it returns.
 #include "imageset/conversion_loop.h"
 
 #include <doctest/doctest.h>
+#include <unistd.h>
 
 #include <deque>
+#include <map>
 
 #include "imageset/features.h"
+#include "imageset/sha256.h"
 #include "imageset_test_util.h"
 
 namespace tfq::imageset {
@@ -33,6 +37,7 @@ struct Fixture {
             i % 23 == 3 ? "not an image" : MakeJpeg(20 + big * (i % 50), 20 + big * (i % 40), i);
         Put(e.path, bytes);
         e.bytes = bytes.size();
+        sha256_of[e.path] = Sha256Hex(bytes);
       }
       entries.push_back(std::move(e));
     }
@@ -50,7 +55,11 @@ struct Fixture {
     auto sink = [&](ConvertedSlot& s) {
       CHECK(s.entry == items[next].entry);
       CHECK(s.position == items[next].position);
-      if (s.status.ok()) CHECK(s.source_bytes == s.entry->bytes);
+      if (s.status.ok()) {
+        CHECK(s.source_bytes == s.entry->bytes);
+        // The digest is the record's only part that the converter does not compute itself.
+        CHECK(s.record.find(sha256_of.at(s.entry->path)) != std::string::npos);
+      }
       ++next;
       seen.emplace_back(s.status.message(), s.status.ok() ? s.record : "");
       return Status::OK();
@@ -60,6 +69,7 @@ struct Fixture {
   }
 
   std::deque<ImageEntry> entries;
+  std::map<std::string, std::string> sha256_of;  // path -> hex digest
   std::vector<LoopItem> items;
   std::vector<ExtraColumn> extras;
   FeatureKeys keys;
@@ -100,6 +110,39 @@ TEST_CASE("conversion loop: a sink error stops the loop and is returned") {
       CHECK(s.code() == StatusCode::kIoError);
       CHECK(calls == stop_at + 1);
     }
+  }
+}
+
+// Files larger than half the read-ahead budget (64 MB), so the reader takes them one at a time
+// and sleeps in between, with more converters than files: the converters that take images before
+// the reader's first claim wait for it (the first image is left to the reader), and the reader,
+// then behind them, must still be woken when a file is released (a wake-up condition that assumed
+// the reader ahead hung this test in 3 runs of 5).
+TEST_CASE("conversion loop: big files, more converters than files") {
+  Fixture f;
+  const std::string root = tfq::testing::MakeTempDir();
+  std::deque<ImageEntry> big;
+  std::vector<LoopItem> items;
+  for (int i = 0; i < 6; ++i) {
+    ImageEntry e;
+    e.path = root + "/big" + std::to_string(i) + ".jpg";
+    e.bytes = 40u << 20;
+    Put(e.path, "");
+    REQUIRE(truncate(e.path.c_str(), static_cast<off_t>(e.bytes)) == 0);  // sparse: zeros, not an image
+    big.push_back(std::move(e));
+    items.push_back({&big.back(), static_cast<uint64_t>(i)});
+  }
+  for (int threads : {1, 3, 8, 8, 8, 8}) {  // the hand-off at the start is a race: try it often
+    CAPTURE(threads);
+    ChunkConverter converter(f.options, &f.keys, &f.extras, threads);
+    size_t next = 0;
+    auto sink = [&](ConvertedSlot& s) {
+      CHECK(s.entry == items[next++].entry);
+      CHECK(!s.status.ok());
+      return Status::OK();
+    };
+    CHECK(RunConversionLoop(&converter, items, 2, sink, [] {}).ok());
+    CHECK(next == items.size());
   }
 }
 
