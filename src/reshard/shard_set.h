@@ -89,6 +89,9 @@ class ShardSet {
   // The same for a record already framed (`framed` = header, payload, footer, verified by the
   // caller; `hash` the payload's RecordHash): written as it is, without computing its CRC again.
   Status WriteFramed(uint64_t shard, std::string_view framed, uint64_t hash);
+  // The same for consecutive framed records (verified by the caller) whose payloads' hashes are
+  // summed in `hashes` (one AddHash per record): one call for a whole run of records.
+  Status WriteFramedRecords(uint64_t shard, std::string_view framed, const RecordChecksum& hashes);
   // Completes shard k's bytes and releases its descriptor and buffer; it waits for Commit.
   // Writing to it afterwards is kInternal.
   Status Finish(uint64_t shard);

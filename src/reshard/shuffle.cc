@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <fstream>
 #include <functional>
+#include <span>
 
 #include "common/byte_size.h"
 #include "reshard/bucket_shuffle.h"
@@ -94,6 +95,18 @@ class ShardCutter {
     ++position_;
     return shard_;
   }
+  // The same for the next `wanted` records (> 0): the shard of the first, and how many of them
+  // (at least one) go to it.
+  struct Run {
+    uint64_t shard;
+    uint64_t records;
+  };
+  Result<Run> NextRun(uint64_t wanted) {
+    while (position_ >= End(shard_)) TFQ_RETURN_IF_ERROR(set_.Finish(shard_++));
+    const uint64_t records = std::min(wanted, End(shard_) - position_);
+    position_ += records;
+    return Run{shard_, records};
+  }
   Status Finish() {
     for (uint64_t k = 0; k < num_shards_; ++k) {
       TFQ_RETURN_IF_ERROR(set_.Open(k));
@@ -177,7 +190,13 @@ Status ShuffleScan(const std::vector<std::string>& paths, const ShuffleOptions& 
   // The copiers read with pread, not through the map window: after the first pass, its memory
   // goes to records.
   ScanShuffle shuffle(paths, arena_bytes + options.input.map_window, expected_records);
-  RecordSource source(paths, options.input);
+  // When any corrupt record is to fail the run, the first pass, which alone runs on one core,
+  // leaves data CRCs alone: ScanShuffle checks each record's when it reads it again (on two),
+  // and the hashes prove those are the bytes this pass counted. Tolerant policies must know
+  // here which records to drop.
+  InputOptions input = options.input;
+  if (input.reader.on_corruption == tfrecord::CorruptionPolicy::kFail) input.reader.verify_data_crc = false;
+  RecordSource source(paths, input);
   std::string_view record;
   while (source.Next(&record)) {
     summary->expected.Add(record);
@@ -186,15 +205,37 @@ Status ShuffleScan(const std::vector<std::string>& paths, const ShuffleOptions& 
   }
   NoteSource(source, summary);
   TFQ_RETURN_IF_ERROR(source.status());
+  // Each key range comes as one block of framed records, written in runs cut only where a shard
+  // ends.
   ShardCutter cut(source.records(), options.shards, set);
-  TFQ_RETURN_IF_ERROR(shuffle.Drain(ShuffleKeys(options.seed), [&](std::string_view framed, uint64_t hash) -> Status {
-    Result<uint64_t> shard = cut.Next();
-    if (!shard.ok()) return shard.status();
-    return set.WriteFramed(shard.value(), framed, hash);
-  }));
+  const ScanShuffle::Emit write_range = [&](std::string_view framed, std::span<const uint64_t> hashes) -> Status {
+    uint64_t pos = 0;
+    for (size_t k = 0; k < hashes.size();) {
+      Result<ShardCutter::Run> run = cut.NextRun(hashes.size() - k);
+      if (!run.ok()) return run.status();
+      const uint64_t begin = pos;
+      RecordChecksum sum;
+      for (const size_t end = k + run->records; k < end; ++k) {
+        pos += tfrecord::DecodeFixed64(framed.data() + pos) + tfrecord::kFramingOverhead;
+        sum.AddHash(hashes[k]);
+      }
+      TFQ_RETURN_IF_ERROR(set.WriteFramedRecords(run->shard, framed.substr(begin, pos - begin), sum));
+    }
+    return Status::OK();
+  };
+  TFQ_RETURN_IF_ERROR(shuffle.Drain(ShuffleKeys(options.seed), write_range));
   TFQ_RETURN_IF_ERROR(cut.Finish());
   summary->method = "re-scanned in " + std::to_string(shuffle.passes()) + " pass" +
                     (shuffle.passes() == 1 ? "" : "es");
+  // The records written were hashed as they were read again: as many records but another sum
+  // means an input was rewritten in between with valid framing (damaged framing or a failing
+  // data CRC is caught earlier, with the record's place). Other mismatches are CheckChecksums'.
+  if (set.checksum().count() == summary->expected.count() && set.checksum() != summary->expected) {
+    return Status::Corruption("the records read again differ from those first read (checksum " +
+                              summary->expected.Hex() + " then " + set.checksum().Hex() +
+                              "): an input changed during the shuffle (inputs must not change "
+                              "during a shuffle)");
+  }
   return Status::OK();
 }
 

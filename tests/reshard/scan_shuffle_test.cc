@@ -3,12 +3,15 @@
 #include "reshard/scan_shuffle.h"
 
 #include <doctest/doctest.h>
+#include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <fstream>
+#include <functional>
+#include <span>
 
 #include "reshard/shuffle.h"
 #include "reshard_test_util.h"
@@ -121,6 +124,33 @@ std::vector<std::string> KeyOrder(const std::vector<std::string>& records, const
   return out;
 }
 
+// Drains `shuffle`, checking each range's framing and hashes; the payloads in the order handed out.
+Result<std::vector<std::string>> DrainAll(ScanShuffle& shuffle, const ShuffleKeys& keys,
+                                          const std::function<void()>& after_first_range = {}) {
+  std::vector<std::string> out;
+  uint64_t ranges = 0;
+  const auto check = [&](std::string_view framed, std::span<const uint64_t> hashes) -> Status {
+    size_t pos = 0;
+    for (uint64_t hash : hashes) {
+      REQUIRE(framed.size() - pos >= tfrecord::kFramingOverhead);
+      const uint64_t size = tfrecord::DecodeFixed64(framed.data() + pos);
+      REQUIRE(framed.size() - pos >= size + tfrecord::kFramingOverhead);
+      const std::string_view payload = framed.substr(pos + tfrecord::kHeaderSize, size);
+      CHECK(tfrecord::HeaderCrcValid(framed.data() + pos));
+      CHECK(tfrecord::DecodeFixed32(payload.data() + size) == tfrecord::MaskedCrc(payload.data(), size));
+      CHECK(hash == RecordHash(payload));
+      out.emplace_back(payload);
+      pos += size + tfrecord::kFramingOverhead;
+    }
+    CHECK(pos == framed.size());  // one range: its records and nothing else
+    if (++ranges == 1 && after_first_range) after_first_range();
+    return Status::OK();
+  };
+  const Status s = shuffle.Drain(keys, check);
+  if (!s.ok()) return s;
+  return out;
+}
+
 TEST_CASE("ScanShuffle hands out every record in key order, framed, with its hash") {
   Inputs in;
   const ShuffleKeys keys(5);
@@ -130,31 +160,87 @@ TEST_CASE("ScanShuffle hands out every record in key order, framed, with its has
     // About 4.6 MB of records in 1 MiB: several passes (the copiers' buffers take some).
     ScanShuffle shuffle(in.paths, (4 << 20) + copiers * kScanReadBuffer, 3000, copiers);
     in.AddAll(shuffle);
-    std::vector<std::string> out;
-    REQUIRE(shuffle.Drain(keys, [&](std::string_view framed, uint64_t hash) -> Status {
-      REQUIRE(framed.size() >= tfrecord::kFramingOverhead);
-      const std::string_view payload =
-          framed.substr(tfrecord::kHeaderSize, framed.size() - tfrecord::kFramingOverhead);
-      CHECK(tfrecord::DecodeFixed64(framed.data()) == payload.size());
-      CHECK(hash == RecordHash(payload));
-      out.emplace_back(payload);
-      return Status::OK();
-    }).ok());
+    auto out = DrainAll(shuffle, keys);
+    REQUIRE(out.ok());
     CHECK(shuffle.passes() >= 2);
-    CHECK(out == expected);
+    CHECK(out.value() == expected);
   }
+}
+
+// Flips one byte of `path` at `offset`.
+void FlipByte(const std::string& path, uint64_t offset) {
+  std::string bytes = testing::ReadFileOrDie(path);
+  bytes[offset] ^= 1;
+  testing::WriteFileOrDie(path, bytes);
 }
 
 TEST_CASE("ScanShuffle: an input changed after the first pass is an error") {
   Inputs in;
+  // Record 1001 opens file c; its framing: 8 bytes of length, 4 of length CRC, payload, 4 of CRC.
+  const uint64_t size = in.records[1001].size();
+  std::string expected = in.paths[3] + ": the record at byte 0 changed since it was first read";
+  SUBCASE("the length") { FlipByte(in.paths[3], 0); }
+  SUBCASE("the length's CRC") { FlipByte(in.paths[3], 9); }
+  SUBCASE("the payload") {
+    FlipByte(in.paths[3], tfrecord::kHeaderSize + size / 2);
+    expected = in.paths[3] + ": record 0 (byte 0): data CRC mismatch (stored 0x";
+  }
+  SUBCASE("the payload's CRC (the payload intact: its hash alone would not tell)") {
+    FlipByte(in.paths[3], tfrecord::kHeaderSize + size + 1);
+    expected = in.paths[3] + ": record 0 (byte 0): data CRC mismatch (stored 0x";
+  }
+  for (size_t copiers : {1, 2}) {
+    CAPTURE(copiers);
+    ScanShuffle shuffle(in.paths, 64 << 20, 3000, copiers);
+    in.AddAll(shuffle);
+    const Status s = DrainAll(shuffle, ShuffleKeys(1)).status();
+    CHECK(s.code() == StatusCode::kCorruption);
+    CHECK(s.message().find(expected) == 0);
+  }
+}
+
+// Writes `bytes` over the start of `path` without truncating it first.
+void OverwriteInPlace(const std::string& path, const std::string& bytes) {
+  const int fd = open(path.c_str(), O_WRONLY | O_CLOEXEC);
+  REQUIRE(fd >= 0);
+  REQUIRE(pwrite(fd, bytes.data(), bytes.size(), 0) == static_cast<ssize_t>(bytes.size()));
+  close(fd);
+}
+
+TEST_CASE("ScanShuffle: a record changed while later ranges are still to be read") {
+  Inputs in;
+  // Several ranges; once the first is handed out, every record of file a gets a new payload CRC
+  // (written in place), which a later range meets.
+  ScanShuffle shuffle(in.paths, (2 << 20) + 3 * kScanReadBuffer, 3000, 2);
+  in.AddAll(shuffle);
+  const std::string original = testing::ReadFileOrDie(in.paths[0]);
+  const Status s = DrainAll(shuffle, ShuffleKeys(3), [&] {
+    std::string bytes = original;
+    uint64_t offset = 0;
+    for (int i = 0; i < 1000; ++i) {
+      offset += tfrecord::kHeaderSize + in.records[i].size();
+      bytes[offset] ^= 1;
+      offset += tfrecord::kFooterSize;
+    }
+    OverwriteInPlace(in.paths[0], bytes);
+  }).status();
+  CHECK(shuffle.passes() >= 2);  // the pass that met it came after the first
+  CHECK(s.code() == StatusCode::kCorruption);
+  CHECK(s.message().find(in.paths[0] + ": record ") == 0);
+  CHECK(s.message().find("): data CRC mismatch (stored 0x") != std::string::npos);
+  CHECK(s.message().find("; corrupt, or changed since it was first read)") != std::string::npos);
+}
+
+TEST_CASE("ScanShuffle: an input shortened after the first pass is an error, not a short read") {
+  Inputs in;
   ScanShuffle shuffle(in.paths, 64 << 20, 3000);
   in.AddAll(shuffle);
-  std::string bytes = testing::ReadFileOrDie(in.paths[3]);
-  bytes[bytes.size() / 2] ^= 1;
-  testing::WriteFileOrDie(in.paths[3], bytes);
-  const Status s = shuffle.Drain(ShuffleKeys(1), [](std::string_view, uint64_t) { return Status::OK(); });
+  const std::string bytes = testing::ReadFileOrDie(in.paths[3]);
+  testing::WriteFileOrDie(in.paths[3], bytes.substr(0, bytes.size() - 1));
+  const Status s = DrainAll(shuffle, ShuffleKeys(1)).status();
   CHECK(s.code() == StatusCode::kCorruption);
-  CHECK(s.message().find("changed since it was first read") != std::string::npos);
+  CHECK(s.message().find(in.paths[3] + ": now " + std::to_string(bytes.size() - 1) +
+                         " bytes, but its records were read up to byte " + std::to_string(bytes.size())) == 0);
 }
 
 TEST_CASE("ScanShuffle: a record too large for the budget is refused") {
@@ -224,6 +310,37 @@ TEST_CASE("re-scanning writes the same bytes as in memory and through buckets") 
   CHECK(RunShuffle({f.dir + "/gz-00000-of-00001"}, f.Options("from-gz", ShuffleMethod::kScan, 64 << 20),
                    &summary)
             .code() == StatusCode::kInvalidArgument);
+}
+
+TEST_CASE("re-scanning a corrupt input: strict runs fail naming it, --skip-corrupt drops it") {
+  Files f;
+  // One payload byte of a record in the middle of the second input: its data CRC fails. The
+  // first pass of a strict run leaves data CRCs to the passes that read records again.
+  std::string bytes = testing::ReadFileOrDie(f.inputs[1]);
+  const uint64_t framed = bytes.size() / 40000;  // 40000 records of one size
+  const uint64_t offset = framed * 20000;
+  bytes[offset + tfrecord::kHeaderSize + 5] ^= 1;
+  testing::WriteFileOrDie(f.inputs[1], bytes);
+  RunSummary summary;
+  const Status s =
+      RunShuffle(f.inputs, f.Options("strict", ShuffleMethod::kScan, kMinShuffleMemory), &summary);
+  CHECK(s.code() == StatusCode::kCorruption);
+  CHECK(s.message().find(f.inputs[1] + ": record 20000 (byte " + std::to_string(offset) +
+                         "): data CRC mismatch (stored 0x") == 0);
+  CHECK(testing::ListDir(f.dir).size() == 2);  // nothing written but the inputs
+
+  ShuffleOptions scan = f.Options("skip-scan", ShuffleMethod::kScan, kMinShuffleMemory);
+  ShuffleOptions buckets = f.Options("skip-bkt", ShuffleMethod::kBuckets, kMinShuffleMemory);
+  for (ShuffleOptions* o : {&scan, &buckets}) {
+    o->input.reader.on_corruption = tfrecord::CorruptionPolicy::kSkipDataCrc;
+  }
+  RunSummary s_scan, s_buckets;
+  REQUIRE(RunShuffle(f.inputs, scan, &s_scan).ok());
+  REQUIRE(RunShuffle(f.inputs, buckets, &s_buckets).ok());
+  CHECK(s_scan.skipped.corrupt_records == 1);
+  CHECK(s_scan.records_read == 99999);
+  CHECK(s_scan.written == s_buckets.written);
+  for (uint64_t k = 0; k < 3; ++k) CHECK(f.Shard(scan, k) == f.Shard(buckets, k));
 }
 
 // Resident memory now, from /proc (pages * page size).

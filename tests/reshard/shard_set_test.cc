@@ -10,12 +10,14 @@
 
 #include "io/window_file.h"
 #include "reshard_test_util.h"
+#include "tfrecord/format.h"
 
 namespace tfq::reshard {
 namespace {
 
 using testing::ListDir;
 using testing::ReadRecords;
+using testing::Recs;
 
 std::unique_ptr<ShardSet> MakeSet(const std::string& prefix, const std::string& suffix = "") {
   ShardSetOptions o;
@@ -62,6 +64,43 @@ TEST_CASE("an uncommitted set leaves nothing; a failed commit takes back what it
   CHECK(set->Commit(2).code() == StatusCode::kIoError);
   set.reset();
   CHECK(ListDir(dir) == std::vector<std::string>{"x-00001-of-00002"});
+}
+
+TEST_CASE("WriteFramedRecords writes runs of framed records as WriteFramed writes each") {
+  const std::string dir = testing::MakeTempDir();
+  const std::vector<std::string> records = Recs(0, 3000, 700);
+  std::string framed;
+  RecordChecksum sum;
+  for (const std::string& r : records) {
+    char header[tfrecord::kHeaderSize], footer[tfrecord::kFooterSize];
+    tfrecord::EncodeHeader(r.size(), header);
+    tfrecord::EncodeFixed32(footer, tfrecord::MaskedCrc(r.data(), r.size()));
+    framed.append(header, sizeof header).append(r).append(footer, sizeof footer);
+    sum.Add(r);
+  }
+  for (bool writer_thread : {false, true}) {
+    CAPTURE(writer_thread);
+    ShardSetOptions options;
+    options.prefix = dir + "/runs" + std::to_string(writer_thread);
+    options.writer_thread = writer_thread;
+    options.buffer_bytes = 64 << 10;
+    auto set = ShardSet::Create(options);
+    REQUIRE(set.ok());
+    // Two runs of 1500 records (over 1 MB each: many pieces of the buffer), one per shard.
+    const uint64_t each = 700 + tfrecord::kFramingOverhead;
+    const uint64_t half = records.size() / 2 * each;
+    RecordChecksum first, rest;
+    for (size_t i = 0; i < records.size(); ++i) (i < records.size() / 2 ? first : rest).Add(records[i]);
+    REQUIRE((*set)->WriteFramedRecords(0, std::string_view(framed).substr(0, half), first).ok());
+    REQUIRE((*set)->WriteFramedRecords(1, std::string_view(framed).substr(half), rest).ok());
+    REQUIRE((*set)->Commit(2).ok());
+    CHECK((*set)->checksum() == sum);
+    CHECK((*set)->bytes_written() == framed.size());
+    const auto shards = (*set)->shards();
+    REQUIRE(shards.size() == 2);
+    CHECK(shards[0].records + shards[1].records == records.size());
+    CHECK(testing::ReadFileOrDie(shards[0].path) + testing::ReadFileOrDie(shards[1].path) == framed);
+  }
 }
 
 TEST_CASE("a prefix must name files") {
