@@ -2,7 +2,9 @@
 
 #include <algorithm>
 
+#include "common/cpus.h"
 #include "tfrecord/open.h"
+#include "tfrecord/parallel_count.h"
 
 namespace tfq::inspect {
 namespace {
@@ -22,6 +24,19 @@ FileReport ScanFile(const std::string& path, const ScanOptions& options,
                     const RecordCallback& on_record, const ProblemCallback& on_problem) {
   FileReport report;
   report.path = path;
+  if (options.headers_only) {
+    const std::optional<tfrecord::HeaderTally> tally = tfrecord::CountRecordsInParallel(
+        path, options.compression, options.reader, UsableCpus());
+    if (tally.has_value()) {
+      report.compression = Compression::kNone;
+      report.file_bytes = report.stream_bytes = tally->end_offset;
+      report.records = tally->records;
+      report.payload_bytes = tally->payload_bytes;
+      report.min_record_bytes = tally->min_payload_bytes;
+      report.max_record_bytes = tally->max_payload_bytes;
+      return report;
+    }
+  }
   Result<tfrecord::OpenedInput> opened =
       tfrecord::OpenRecordInput(path, options.compression, options.decompression,
                                 options.headers_only ? ReadPattern::kSkipping : ReadPattern::kReadAhead);

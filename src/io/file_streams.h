@@ -19,10 +19,10 @@ enum class ReadPattern {
 };
 
 // Opens `path` for reading; "-" is standard input. A regular file read kSequential goes through
-// pread() into a 256 KiB buffer (grown only for larger Peeks); read kSkipping it is mapped through
-// a large sliding window (io/window_file.h), where reaching the next header costs a page fault
-// that maps a whole page-cache folio rather than a system call per header; read kReadAhead (and
-// larger than a few blocks) it is read by a background thread ahead of the consumer
+// pread() into a 256 KiB buffer (grown only for larger Peeks; io/pread_file.h); read kSkipping it
+// is walked through a mapping or with pread, whichever measures cheaper on the file's first MiB
+// (io/skipping_file.h: the answer depends on how the page cache holds the file); read kReadAhead
+// (and larger than a few blocks) it is read by a background thread ahead of the consumer
 // (io/read_ahead_file.h), so that the copy and the caller's work overlap. Pipes, terminals and
 // other special files are read with 1 MiB read() calls either way. Errors name the path:
 // "data/x.tfrecord: No such file or directory" (kNotFound), a directory is kInvalidArgument

@@ -50,7 +50,10 @@ class WindowedFileStream final : public InputStream {
     const uint64_t start = pos_ / page * page;
     const uint64_t end = std::min<uint64_t>(size_, std::max<uint64_t>(pos_ + need, start + window_));
     if (end <= start) return Status::OK();  // at the end: nothing to map
-    void* p = mmap(nullptr, end - start, PROT_READ, MAP_PRIVATE, fd_, static_cast<off_t>(start));
+    // Shared, though nothing is written: read faults on a private file mapping were seen to map
+    // large page-cache folios with page table entries where a shared one maps them whole (about
+    // 2,100 against 1,500 faults for a 2 GiB walk).
+    void* p = mmap(nullptr, end - start, PROT_READ, MAP_SHARED, fd_, static_cast<off_t>(start));
     if (p == MAP_FAILED) {
       error_ = Status::FromErrno(path_ + ": cannot map bytes " + std::to_string(start) + " to " +
                                      std::to_string(end),

@@ -5,9 +5,9 @@
 //    the process's resident set while mapped, and `tfq shuffle` promises a peak RSS within
 //    --memory, so the mapping is a window of a few MiB that moves along: a page leaves the
 //    resident set when the window moves past it (it stays in the page cache).
-//  - `tfq inspect --count` steps from header to header. Touching one mapped page costs a page
-//    fault, and the kernel maps a large page-cache folio (up to 2 MiB) in one fault, where pread
-//    costs a system call per header: measured here, about 10x fewer kernel entries.
+//  - `tfq inspect --count` steps from header to header, and where the page cache holds the file
+//    in large folios one page fault maps a whole folio (up to 2 MiB) where pread costs a system
+//    call per header (io/skipping_file.h measures which is cheaper).
 // The window grows when one Peek asks for more (a record larger than the window). Moving the
 // window costs an munmap, which in a multi-threaded process means a TLB shootdown (an
 // inter-processor interrupt; expensive in a VM): callers running other threads meanwhile use a

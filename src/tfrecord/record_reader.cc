@@ -183,14 +183,6 @@ bool RecordReader::Next(Mode mode, std::string_view* record) {
   }
 }
 
-size_t RecordReader::FindPlausibleHeader(std::string_view window) const {
-  for (size_t i = 0; i + kHeaderSize <= window.size(); ++i) {
-    const char* p = window.data() + i;
-    if (HeaderCrcValid(p) && DecodeFixed64(p) <= options_.max_record_bytes) return i;
-  }
-  return std::string_view::npos;
-}
-
 Status RecordReader::RecordVerifiesHere(bool* verifies) {
   std::string_view header;
   TFQ_RETURN_IF_ERROR(stream_->Peek(kHeaderSize, &header));
@@ -224,7 +216,7 @@ bool RecordReader::Resync(uint64_t bad_offset) {
     }
     bool verifies = false;
     if (s.ok()) {
-      const size_t i = FindPlausibleHeader(window);
+      const size_t i = FindPlausibleHeader(window, options_.max_record_bytes);
       const size_t advance = i == std::string_view::npos ? window.size() - kHeaderSize + 1 : i;
       stream_->Consume(advance);
       passed += advance;

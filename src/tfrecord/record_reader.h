@@ -101,8 +101,6 @@ class RecordReader {
   void NoteSkip(std::string message);
   // Scans forward from `offset` + 1 for a verifying record; false at end of stream or error.
   bool Resync(uint64_t offset);
-  // First offset in `window` holding a header with a verifying length CRC within the cap, or npos.
-  size_t FindPlausibleHeader(std::string_view window) const;
   // Whether a complete record with a verifying data CRC starts at the stream's position.
   Status RecordVerifiesHere(bool* verifies);
   std::string Where(uint64_t offset) const;

@@ -87,6 +87,33 @@ head -c -7 "$WORK/flowers.tfrecord.gz" > "$WORK/cut.tfrecord.gz"
 expect_exit 3 "$TFQ" inspect --count "$WORK/cut.tfrecord.gz"
 expect_stderr_contains "truncated"
 
+# A file large enough for --count to walk it on several threads (tfrecord/parallel_count.h):
+# 66 MiB of one repeated 3 KiB record. The count and the first problem's record index and offset
+# must be what one reader walking from byte 0 finds, whatever the CPUs.
+head -c 3000 /dev/urandom | base64 -w0 | sed 's/.*/{"blob": ["&"]}/' > "$WORK/one.jsonl"
+expect_exit 0 "$TFQ" convert "$WORK/one.jsonl" -o "$WORK/one.tfrecord" --quiet
+/usr/bin/python3 - "$WORK/one.tfrecord" "$WORK/big.tfrecord" <<'PY'
+import sys
+one = open(sys.argv[1], "rb").read()
+with open(sys.argv[2], "wb") as f:
+    f.write(one * ((66 << 20) // len(one)))
+PY
+one_bytes=$(stat -c %s "$WORK/one.tfrecord")
+big_records=$(( (66 << 20) / one_bytes ))
+expect_exit 0 "$TFQ" inspect --count "$WORK/big.tfrecord"
+expect_stdout "$big_records"
+expect_exit 0 taskset -c 0 "$TFQ" inspect --count "$WORK/big.tfrecord"
+expect_stdout "$big_records"
+bad_index=$(( big_records * 3 / 4 ))
+cp "$WORK/big.tfrecord" "$WORK/big-bad.tfrecord"
+flip_byte "$WORK/big-bad.tfrecord" $(( bad_index * one_bytes + 9 ))   # the length's CRC
+expect_exit 3 "$TFQ" inspect --count "$WORK/big-bad.tfrecord"
+expect_stderr_contains "big-bad.tfrecord: record $bad_index (byte $(( bad_index * one_bytes ))): length CRC mismatch"
+head -c -5 "$WORK/big.tfrecord" > "$WORK/big-cut.tfrecord"
+expect_exit 3 "$TFQ" inspect --count "$WORK/big-cut.tfrecord"
+expect_stderr_contains "big-cut.tfrecord: record $(( big_records - 1 )) (byte $(( (big_records - 1) * one_bytes ))): truncated payload"
+rm -f "$WORK"/big*.tfrecord
+
 # A gzip file read as plain names the compression it looks like.
 expect_exit 3 "$TFQ" inspect --count -c none "$WORK/flowers.tfrecord.gz"
 expect_stderr_contains "looks GZIP-compressed"

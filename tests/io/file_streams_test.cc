@@ -14,6 +14,7 @@
 
 #include "common/test_env.h"
 #include "io/compression.h"
+#include "io/skipping_file.h"
 #include "io_test_util.h"
 
 namespace tfq {
@@ -277,4 +278,47 @@ TEST_CASE("a string output stream appends and counts") {
 }
 
 }  // namespace
+}  // namespace tfq
+
+namespace tfq {
+
+// A header walker's calls over a file long enough for both of the skipping stream's trials and
+// the choice after them: the bytes at every position must be the file's, whichever way wins.
+TEST_CASE("the skipping stream hands out the file's bytes through its trials and either choice") {
+  const std::string data = testing::TestBytes((size_t{40} << 20) + 123);
+  const std::string path = testing::ScratchDir() + "/walk";
+  testing::WriteFileOrDie(path, data);
+  for (SkippingTrialOutcome outcome :
+       {SkippingTrialOutcome::kMeasured, SkippingTrialOutcome::kMappedWins,
+        SkippingTrialOutcome::kPreadWins}) {
+    CAPTURE(static_cast<int>(outcome));
+    const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    REQUIRE(fd >= 0);
+    auto s = NewSkippingFileStream(path, fd, data.size(), outcome);
+    std::mt19937 rng(static_cast<uint32_t>(outcome));
+    uint64_t pos = 0;
+    size_t steps = 0;
+    while (pos < data.size()) {
+      std::string_view v;
+      REQUIRE(s->Peek(12, &v).ok());
+      REQUIRE(v.size() >= std::min<uint64_t>(12, data.size() - pos));
+      REQUIRE(v == std::string_view(data).substr(pos, v.size()));
+      s->Consume(std::min<size_t>(12, v.size()));
+      pos += std::min<size_t>(12, v.size());
+      // Short and long jumps: pread reads a buffer after one and a header after the other.
+      const uint64_t jump = rng() % 2 ? rng() % 2000 : 60000 + rng() % 200000;
+      uint64_t skipped = 0;
+      REQUIRE(s->Skip(jump, &skipped).ok());
+      REQUIRE(skipped == std::min<uint64_t>(jump, data.size() - pos));
+      pos += skipped;
+      REQUIRE(s->position() == pos);
+      ++steps;
+    }
+    CHECK(steps > 300);
+    std::string_view end;
+    REQUIRE(s->Peek(1, &end).ok());
+    CHECK(end.empty());
+  }
+}
+
 }  // namespace tfq
