@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "app_common.h"
+#include "common/cpus.h"
 #include "convert.h"
 #include "convert/csv_to_records.h"
 #include "csv/schema.h"
@@ -111,7 +112,7 @@ Result<CsvToRecordsOptions> MakeOptions(const ConvertFlags& flags, const std::st
   }
   if (flags.threads < 0) return Status::InvalidArgument("--threads must be at least 1");
   o.threads = flags.threads > 0 ? flags.threads
-                                : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+                                : UsableCpus();
   return o;
 }
 

@@ -1,6 +1,5 @@
 #include "bench/machine.h"
 
-#include <sched.h>
 #include <sys/utsname.h>
 
 #include <algorithm>
@@ -8,6 +7,7 @@
 #include <sstream>
 #include <thread>
 
+#include "common/cpus.h"
 #include "crc32c/crc32c.h"
 
 // CMake passes these in (src/bench/CMakeLists.txt; TFQ_SANITIZER_BUILD from the top level when
@@ -42,17 +42,6 @@ std::string ValueOf(std::string_view text, std::string_view key) {
   return "";
 }
 
-size_t UsableCores() {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  if (sched_getaffinity(0, sizeof set, &set) == 0) {
-    const int n = CPU_COUNT(&set);
-    if (n > 0) return static_cast<size_t>(n);
-  }
-  const unsigned n = std::thread::hardware_concurrency();
-  return n > 0 ? n : 1;
-}
-
 }  // namespace
 
 std::string CpuModelFromCpuinfo(std::string_view cpuinfo) {
@@ -70,7 +59,7 @@ MachineInfo CurrentMachine() {
   text << in.rdbuf();
   m.cpu_model = CpuModelFromCpuinfo(text.str());
   if (m.cpu_model.empty()) m.cpu_model = "unknown";
-  m.cores = UsableCores();
+  m.cores = static_cast<size_t>(UsableCpus());
   m.crc32c = crc32c::ImplementationName();
   m.build_type = TFQ_BUILD_TYPE;
 #ifdef TFQ_SANITIZER_BUILD

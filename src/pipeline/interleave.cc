@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "common/cpus.h"
+
 namespace tfq::pipeline {
 namespace {
 
@@ -13,7 +15,7 @@ constexpr size_t kBurstBytes = size_t{1} << 20;
 
 size_t ReaderThreadCount(const ReadOptions& options) {
   if (options.reader_threads > 0) return options.reader_threads;
-  const size_t hardware = std::max<size_t>(1, std::thread::hardware_concurrency());
+  const size_t hardware = static_cast<size_t>(UsableCpus());
   return std::min(options.cycle_length, hardware);
 }
 

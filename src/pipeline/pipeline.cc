@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "common/cpus.h"
+
 namespace tfq::pipeline {
 namespace {
 
@@ -17,7 +19,7 @@ size_t ChunkRecords(size_t batch_size) {
 
 size_t ParseThreadCount(const PipelineOptions& options) {
   if (options.parse_threads > 0) return options.parse_threads;
-  return std::max<size_t>(1, std::thread::hardware_concurrency());
+  return static_cast<size_t>(UsableCpus());
 }
 
 }  // namespace
