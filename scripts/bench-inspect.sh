@@ -44,21 +44,24 @@ bytes=$(stat -c %s "$file")
 records=$($tfq inspect --count "$file")
 cat "$file" > /dev/null  # into the page cache
 
-# median wall time of RUNS runs of a shell command, in seconds
-median() {
-  /usr/bin/python3 - "$runs" "$1" <<'PY'
+# Median wall times of RUNS runs of each command, in seconds. The commands take turns (cat,
+# verify, count, cat, ...) so that a drift in the machine (another process, the kernel splitting
+# page-cache folios) falls on all of them alike, and run directly with stdout on /dev/null: no
+# shell in between, whose start would add the same constant to every time.
+read -r t_cat t_verify t_count < <(/usr/bin/python3 - "$runs" "$tfq" "$file" <<'PY'
 import statistics, subprocess, sys, time
-runs, cmd = int(sys.argv[1]), sys.argv[2]
-subprocess.run(cmd, shell=True, check=True)  # warm-up
-times = []
+runs, tfq, path = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+cmds = [["cat", path], [tfq, "inspect", "--verify", path], [tfq, "inspect", "--count", path]]
+run = lambda cmd: subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+for cmd in cmds:
+    run(cmd)  # warm-up
+times = [[] for _ in cmds]
 for _ in range(runs):
-    t = time.perf_counter(); subprocess.run(cmd, shell=True, check=True); times.append(time.perf_counter() - t)
-print(f"{statistics.median(times):.4f}")
+    for cmd, t in zip(cmds, times):
+        start = time.perf_counter(); run(cmd); t.append(time.perf_counter() - start)
+print(" ".join(f"{statistics.median(t):.4f}" for t in times))
 PY
-}
-t_cat=$(median "cat '$file' > /dev/null")
-t_verify=$(median "$tfq inspect --verify '$file' > /dev/null")
-t_count=$(median "$tfq inspect --count '$file' > /dev/null")
+)
 
 /usr/bin/python3 - "$bytes" "$records" "$t_cat" "$t_verify" "$t_count" "$record_kib" <<'PY'
 import os, platform, subprocess, sys, datetime
