@@ -1,7 +1,6 @@
 #include "imageset/chunk_converter.h"
 
 #include <fcntl.h>
-#include <sched.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -10,6 +9,7 @@
 #include <new>
 #include <thread>
 
+#include "common/cpus.h"
 #include "example/example.h"
 
 namespace tfq::imageset {
@@ -20,17 +20,6 @@ struct ChunkConverter::Worker {
   image::ConvertedImage image;
   ExampleEncoder encoder;
 };
-
-namespace {
-
-// The CPUs this process may run on (taskset, cgroups' cpusets, Slurm), else all of them.
-int UsableCpus() {
-  cpu_set_t set;
-  if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);
-  return std::max(1u, std::thread::hardware_concurrency());
-}
-
-}  // namespace
 
 ChunkConverter::ChunkConverter(const image::ConvertOptions& options, const FeatureKeys* keys,
                                const std::vector<ExtraColumn>* extras, int threads)
