@@ -12,6 +12,7 @@
 #include <system_error>
 #include <thread>
 
+#include "common/cpus.h"
 #include "reshard/checksum.h"
 #include "reshard/file_sink.h"
 #include "tfrecord/format.h"
@@ -143,7 +144,7 @@ ScanShuffle::ScanShuffle(std::vector<std::string> paths, uint64_t memory,
                          uint64_t expected_records, size_t copiers)
     : paths_(std::move(paths)),
       memory_(memory),
-      copiers_(copiers ? copiers : std::clamp<size_t>(std::thread::hardware_concurrency(), 1, 2)) {
+      copiers_(copiers ? copiers : std::clamp<size_t>(static_cast<size_t>(UsableCpus()), 1, 2)) {
   sizes_.reserve(expected_records + expected_records / 16 + 16);
 }
 

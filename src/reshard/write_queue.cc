@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cerrno>
 
+#include "common/cpus.h"
+
 namespace tfq::reshard {
 namespace {
 
@@ -25,7 +27,7 @@ Result<std::unique_ptr<SourceFile>> SourceFile::OpenAgain(const std::string& pat
 }
 
 WriteQueue::WriteQueue(size_t lanes) {
-  if (lanes == 0) lanes = std::clamp<size_t>(std::thread::hardware_concurrency(), 1, 4);
+  if (lanes == 0) lanes = std::clamp<size_t>(static_cast<size_t>(UsableCpus()), 1, 4);
   for (size_t i = 0; i < lanes; ++i) lanes_.push_back(std::make_unique<Lane>());
 }
 
