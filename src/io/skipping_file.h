@@ -11,10 +11,11 @@
 //    maps 16 small pages, and unmapping them costs as much again: the same walk took 150-250 ms
 //    plus 100 ms to unmap.
 // Counting faults does not tell the cost (the cache mixes folio sizes, and a fault's cost grows
-// with the pages it maps), so the stream measures both ways on the file itself: the reader walks
-// the first few MiB through a small mapped window and the next few MiB with pread, the stream
-// takes the thread's CPU time per Peek for each (the mapping's including its unmapping), and goes
-// on with the cheaper: a large mapped window, or pread (io/pread_file.h).
+// with the pages it maps), so the stream measures both ways on the file itself. Past the file's
+// first 16 MiB (walked with pread: a file's start is often held in small folios when the rest is
+// not), the reader walks a few MiB through a small mapped window and a few MiB with pread; the
+// stream takes the thread's CPU time per Peek for each (the mapping's including its unmapping)
+// and goes on with the cheaper: a large mapped window, or pread (io/pread_file.h).
 #ifndef TFQ_IO_SKIPPING_FILE_H_
 #define TFQ_IO_SKIPPING_FILE_H_
 
