@@ -18,12 +18,15 @@
 
 #include "common/test_env.h"
 #include "reshard/random.h"
+#include "reshard_test_util.h"
 #include "shuffle_stats.h"
 
 namespace tfq::reshard {
 namespace {
 
 using Order = std::vector<uint32_t>;
+using testing::CurrentRss;
+using testing::kSanitized;
 
 std::string Payload(uint32_t i, size_t size) {
   std::string s(std::max<size_t>(size, 4), static_cast<char>('a' + i % 26));
@@ -223,20 +226,6 @@ TEST_CASE("nearby seeds give unrelated orders") {
   for (size_t i = 0; i < a.size(); ++i) same += a[i] == b[i];
   CHECK(same < 10);
 }
-
-// Resident memory now, from /proc (pages * page size).
-uint64_t CurrentRss() {
-  std::ifstream statm("/proc/self/statm");
-  uint64_t size = 0, resident = 0;
-  statm >> size >> resident;
-  return resident * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
-}
-
-#ifdef TFQ_SANITIZER_BUILD
-constexpr bool kSanitized = true;  // shadow memory and quarantine inflate the resident set
-#else
-constexpr bool kSanitized = false;
-#endif
 
 TEST_CASE("peak memory stays within the budget on an input 8 times larger" *
           doctest::skip(kSanitized)) {

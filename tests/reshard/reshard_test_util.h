@@ -3,14 +3,18 @@
 #define TFQ_TESTS_RESHARD_RESHARD_TEST_UTIL_H_
 
 #include <dirent.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <fstream>
 #include <string>
 #include <vector>
 
 #include "common/test_env.h"
 #include "io/file_streams.h"
 #include "reshard/record_source.h"
+#include "reshard/shard_set.h"
 #include "tfrecord/record_reader.h"
 #include "tfrecord/record_writer.h"
 
@@ -64,6 +68,34 @@ inline std::vector<std::string> ListDir(const std::string& dir) {
   std::sort(names.begin(), names.end());
   return names;
 }
+
+// A one-shard gzip file of `records` at "<prefix>-00000-of-00001" (an input that cannot be
+// re-read at offsets); returns its path.
+inline std::string WriteGzipShard(const std::string& prefix, const std::vector<std::string>& records) {
+  ShardSetOptions gz;
+  gz.prefix = prefix;
+  gz.compression = Compression::kGzip;
+  auto set = ShardSet::Create(gz);
+  REQUIRE(set.ok());
+  for (const auto& r : records) REQUIRE((*set)->Write(0, r).ok());
+  REQUIRE((*set)->Commit(1).ok());
+  return prefix + "-00000-of-00001";
+}
+
+// Resident memory now, from /proc (pages * page size).
+inline uint64_t CurrentRss() {
+  std::ifstream statm("/proc/self/statm");
+  uint64_t size = 0, resident = 0;
+  statm >> size >> resident;
+  return resident * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+}
+
+// Memory-bound tests skip under sanitizers: shadow memory and quarantine inflate the resident set.
+#ifdef TFQ_SANITIZER_BUILD
+constexpr bool kSanitized = true;
+#else
+constexpr bool kSanitized = false;
+#endif
 
 }  // namespace tfq::reshard::testing
 

@@ -24,6 +24,9 @@ namespace {
 using testing::ReadRecords;
 using testing::Recs;
 using testing::WriteRecords;
+using testing::CurrentRss;
+using testing::kSanitized;
+using testing::WriteGzipShard;
 
 using u128 = unsigned __int128;
 
@@ -299,15 +302,9 @@ TEST_CASE("re-scanning writes the same bytes as in memory and through buckets") 
     CHECK(f.Shard(automatic, k) == bytes);
   }
   // A compressed input cannot be re-scanned at offsets.
-  ShardSetOptions gz;
-  gz.prefix = f.dir + "/gz";
-  gz.compression = Compression::kGzip;
-  auto set = ShardSet::Create(gz);
-  REQUIRE(set.ok());
-  for (const auto& r : Recs(0, 10)) REQUIRE((*set)->Write(0, r).ok());
-  REQUIRE((*set)->Commit(1).ok());
+  const std::string gz = WriteGzipShard(f.dir + "/gz", Recs(0, 10));
   RunSummary summary;
-  CHECK(RunShuffle({f.dir + "/gz-00000-of-00001"}, f.Options("from-gz", ShuffleMethod::kScan, 64 << 20),
+  CHECK(RunShuffle({gz}, f.Options("from-gz", ShuffleMethod::kScan, 64 << 20),
                    &summary)
             .code() == StatusCode::kInvalidArgument);
 }
@@ -342,20 +339,6 @@ TEST_CASE("re-scanning a corrupt input: strict runs fail naming it, --skip-corru
   CHECK(s_scan.written == s_buckets.written);
   for (uint64_t k = 0; k < 3; ++k) CHECK(f.Shard(scan, k) == f.Shard(buckets, k));
 }
-
-// Resident memory now, from /proc (pages * page size).
-uint64_t CurrentRss() {
-  std::ifstream statm("/proc/self/statm");
-  uint64_t size = 0, resident = 0;
-  statm >> size >> resident;
-  return resident * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
-}
-
-#ifdef TFQ_SANITIZER_BUILD
-constexpr bool kSanitized = true;  // shadow memory and quarantine inflate the resident set
-#else
-constexpr bool kSanitized = false;
-#endif
 
 TEST_CASE("re-scanning stays within --memory on an input three times larger" * doctest::skip(kSanitized)) {
   Files f;

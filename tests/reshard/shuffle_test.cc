@@ -106,15 +106,9 @@ TEST_CASE("small records and compressed inputs go through buckets; re-reading ca
   CHECK(f.Run(forced, &summary) == expected);
   CHECK(summary.method == "re-read in 1 run");
   // A gzip input cannot be re-read at offsets.
-  ShardSetOptions gz;
-  gz.prefix = f.dir + "/gz";
-  gz.compression = Compression::kGzip;
-  auto set = ShardSet::Create(gz);
-  REQUIRE(set.ok());
-  for (const auto& r : Recs(0, 10)) REQUIRE((*set)->Write(0, r).ok());
-  REQUIRE((*set)->Commit(1).ok());
+  const std::string gz = testing::WriteGzipShard(f.dir + "/gz", Recs(0, 10));
   forced.output.prefix = f.dir + "/from-gz";
-  CHECK(RunShuffle({f.dir + "/gz-00000-of-00001"}, forced, &summary).code() ==
+  CHECK(RunShuffle({gz}, forced, &summary).code() ==
         StatusCode::kInvalidArgument);
 }
 
