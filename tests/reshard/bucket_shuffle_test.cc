@@ -25,7 +25,7 @@ namespace tfq::reshard {
 namespace {
 
 using Order = std::vector<uint32_t>;
-using testing::CurrentRss;
+using testing::PeakGrowthInChild;
 using testing::kSanitized;
 
 std::string Payload(uint32_t i, size_t size) {
@@ -229,20 +229,12 @@ TEST_CASE("nearby seeds give unrelated orders") {
 
 TEST_CASE("peak memory stays within the budget on an input 8 times larger" *
           doctest::skip(kSanitized)) {
-  // In a child, so that the test binary's own allocations do not blur the peak.
   constexpr uint64_t kMemory = 8 << 20;
   const std::string dir = tfq::testing::MakeTempDir();
-  int pipefd[2];
-  REQUIRE(pipe(pipefd) == 0);
-  fflush(nullptr);
-  const pid_t pid = fork();
-  REQUIRE(pid >= 0);
-  if (pid == 0) {
-    const uint64_t before = CurrentRss();
+  const uint64_t growth = PeakGrowthInChild([&] {
     BucketShuffleOptions options;
     options.memory = kMemory;
     options.tmp_dir = dir;
-    uint64_t growth = ~uint64_t{0};
     uint64_t emitted = 0;
     auto shuffle = BucketShuffle::Create(options);
     std::string record(4096, 'r');  // generated on the fly: 16384 x 4 KiB = 64 MiB
@@ -254,19 +246,8 @@ TEST_CASE("peak memory stays within the budget on an input 8 times larger" *
     }
     ok = ok && (*shuffle)->spilled() &&
          (*shuffle)->Drain([&](std::string_view) { ++emitted; return Status::OK(); }).ok();
-    struct rusage usage;
-    getrusage(RUSAGE_SELF, &usage);
-    const uint64_t peak = static_cast<uint64_t>(usage.ru_maxrss) * 1024;
-    if (ok && emitted == 16384) growth = peak > before ? peak - before : 0;
-    ssize_t w = write(pipefd[1], &growth, sizeof growth);
-    _exit(w == sizeof growth ? 0 : 1);
-  }
-  close(pipefd[1]);
-  uint64_t growth = 0;
-  REQUIRE(read(pipefd[0], &growth, sizeof growth) == sizeof growth);
-  close(pipefd[0]);
-  int status = 0;
-  waitpid(pid, &status, 0);
+    return ok && emitted == 16384;
+  });
   CAPTURE(growth);
   CHECK(growth != ~uint64_t{0});
   CHECK(growth <= kMemory + (1 << 20));  // the arena, plus chunk lists and stack

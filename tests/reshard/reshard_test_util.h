@@ -3,11 +3,15 @@
 #define TFQ_TESTS_RESHARD_RESHARD_TEST_UTIL_H_
 
 #include <dirent.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <fstream>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -88,6 +92,34 @@ inline uint64_t CurrentRss() {
   uint64_t size = 0, resident = 0;
   statm >> size >> resident;
   return resident * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+}
+
+// How far `work` raised the peak resident memory above what it was before, measured in a child
+// process so that the test binary's own allocations do not blur the peak; ~0 when `work`
+// returned false (failed, or did not take the path under test).
+inline uint64_t PeakGrowthInChild(const std::function<bool()>& work) {
+  int pipefd[2];
+  REQUIRE(pipe(pipefd) == 0);
+  fflush(nullptr);
+  const pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    const uint64_t before = CurrentRss();
+    const bool ok = work();
+    struct rusage usage;
+    getrusage(RUSAGE_SELF, &usage);
+    const uint64_t peak = static_cast<uint64_t>(usage.ru_maxrss) * 1024;
+    const uint64_t growth = !ok ? ~uint64_t{0} : peak > before ? peak - before : 0;
+    const ssize_t w = write(pipefd[1], &growth, sizeof growth);
+    _exit(w == sizeof growth ? 0 : 1);
+  }
+  close(pipefd[1]);
+  uint64_t growth = 0;
+  REQUIRE(read(pipefd[0], &growth, sizeof growth) == sizeof growth);
+  close(pipefd[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return growth;
 }
 
 // Memory-bound tests skip under sanitizers: shadow memory and quarantine inflate the resident set.

@@ -24,7 +24,7 @@ namespace {
 using testing::ReadRecords;
 using testing::Recs;
 using testing::WriteRecords;
-using testing::CurrentRss;
+using testing::PeakGrowthInChild;
 using testing::kSanitized;
 using testing::WriteGzipShard;
 
@@ -342,30 +342,11 @@ TEST_CASE("re-scanning a corrupt input: strict runs fail naming it, --skip-corru
 
 TEST_CASE("re-scanning stays within --memory on an input three times larger" * doctest::skip(kSanitized)) {
   Files f;
-  // In a child, so that the test binary's own allocations do not blur the peak.
-  int pipefd[2];
-  REQUIRE(pipe(pipefd) == 0);
-  fflush(nullptr);
-  const pid_t pid = fork();
-  REQUIRE(pid >= 0);
-  if (pid == 0) {
-    const uint64_t before = CurrentRss();
+  const uint64_t growth = PeakGrowthInChild([&] {
     RunSummary summary;
     const Status s = RunShuffle(f.inputs, f.Options("rss", ShuffleMethod::kScan, kMinShuffleMemory), &summary);
-    struct rusage usage;
-    getrusage(RUSAGE_SELF, &usage);
-    const uint64_t peak = static_cast<uint64_t>(usage.ru_maxrss) * 1024;
-    uint64_t growth = ~uint64_t{0};
-    if (s.ok() && summary.method.find("re-scanned") == 0) growth = peak > before ? peak - before : 0;
-    const ssize_t w = write(pipefd[1], &growth, sizeof growth);
-    _exit(w == sizeof growth ? 0 : 1);
-  }
-  close(pipefd[1]);
-  uint64_t growth = 0;
-  REQUIRE(read(pipefd[0], &growth, sizeof growth) == sizeof growth);
-  close(pipefd[0]);
-  int status = 0;
-  waitpid(pid, &status, 0);
+    return s.ok() && summary.method.find("re-scanned") == 0;
+  });
   CAPTURE(growth);
   CHECK(growth != ~uint64_t{0});
   // --memory covers records, table, read buffers, map window and output buffers; the rest is
