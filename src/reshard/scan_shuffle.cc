@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -151,7 +152,7 @@ ScanShuffle::ScanShuffle(std::vector<std::string> paths, uint64_t memory,
 ScanShuffle::~ScanShuffle() = default;
 
 uint64_t ScanShuffle::TableBytes() const {
-  return sizes_.capacity() * sizeof(uint32_t) + anchors_.capacity() * sizeof(Anchor);
+  return sizes_.capacity() * kTableBytesPerRecord + anchors_.capacity() * sizeof(Anchor);
 }
 
 Status ScanShuffle::Add(uint32_t file, uint64_t framed_offset, uint64_t size) {
@@ -161,7 +162,7 @@ Status ScanShuffle::Add(uint32_t file, uint64_t framed_offset, uint64_t size) {
   }
   // A growing table must stay a small part of the budget (it is reserved from the input's
   // estimated record count; doubling beyond that is checked here).
-  if (sizes_.size() == sizes_.capacity() && 2 * TableBytes() + sizeof(uint32_t) > memory_ / 4) {
+  if (sizes_.size() == sizes_.capacity() && 2 * TableBytes() + kTableBytesPerRecord > memory_ / 4) {
     return Status::ResourceExhausted("too many records to re-scan within --memory; raise it or use --method buckets");
   }
   if (file != last_file_ || framed_offset != next_offset_) {
@@ -188,8 +189,9 @@ Status ScanShuffle::CheckSizes() const {
   return Status::OK();
 }
 
-Status ScanShuffle::Gather(const ShuffleKeys& keys, const ScanRange& range, char* block,
-                           uint64_t block_bytes) {
+Status ScanShuffle::Gather(const ShuffleKeys& keys, uint16_t range_id, const ScanRange& range,
+                           char* block, uint64_t block_bytes, const std::atomic<bool>* stop) {
+  TFQ_RETURN_IF_ERROR(CheckSizes());
   const uint64_t m = range.records;
   Keyed* const keyed = reinterpret_cast<Keyed*>(block + block_bytes) - m;
   Located* const located = reinterpret_cast<Located*>(keyed) - m;
@@ -205,10 +207,9 @@ Status ScanShuffle::Gather(const ShuffleKeys& keys, const ScanRange& range, char
       file = anchors_[anchor].file;
       ++anchor;
     }
-    const uint64_t key = keys(i);
-    if (static_cast<u128>(key - range.lo) < range.width) {
+    if (range_of_[i] == range_id) {
       if (j == m) return Status::Internal("shuffle: a key range holds more records than planned");
-      keyed[j] = {key, j};
+      keyed[j] = {keys(i), j};
       located[j] = {offset, 0, 0, sizes_[i], file};
       ++j;
     }
@@ -231,8 +232,8 @@ Status ScanShuffle::Gather(const ShuffleKeys& keys, const ScanRange& range, char
   std::vector<std::thread> threads;
   for (size_t t = 0; t < parts; ++t) {
     const uint64_t begin = m * t / parts, end = m * (t + 1) / parts;
-    const auto copy = [this, located, keyed, block, begin, end, &status, t] {
-      status[t] = Copy(located + begin, located + end, block, keyed);
+    const auto copy = [this, located, keyed, block, begin, end, stop, &status, t] {
+      status[t] = Copy(located + begin, located + end, block, keyed, stop);
     };
     bool started = false;
     if (t + 1 < parts) {
@@ -249,9 +250,11 @@ Status ScanShuffle::Gather(const ShuffleKeys& keys, const ScanRange& range, char
   return Status::OK();
 }
 
-Status ScanShuffle::Copy(const Located* begin, const Located* end, char* block, Keyed* keyed) const {
+Status ScanShuffle::Copy(const Located* begin, const Located* end, char* block, Keyed* keyed,
+                         const std::atomic<bool>* stop) const {
   std::unique_ptr<char[]> buffer = std::make_unique_for_overwrite<char[]>(kScanReadBuffer);
   for (const Located* first = begin; first != end;) {
+    if (stop->load(std::memory_order_relaxed)) return Status::Cancelled("shuffle: gathering stopped");
     // Records close together in one file are read with one pread through the buffer: a system
     // call costs about as much as copying kScanMaxGap bytes. A lone record is read straight to
     // its place.
@@ -330,12 +333,37 @@ Status ScanShuffle::EmitRange(const ScanRange& range, char* block, uint64_t bloc
   return emit(std::string_view(block, range.framed_bytes), std::span<const uint64_t>(hashes, range.records));
 }
 
+void ScanShuffle::AssignRanges(const ShuffleKeys& keys, const std::vector<ScanRange>& ranges) {
+  // The range holding a key is the last one starting at or below it (the ranges are ascending
+  // and disjoint, and every record's key is in one). A table by the key's top 16 bits gives the
+  // last range starting at or below that slice's start; few ranges start inside one slice.
+  constexpr int kSliceBits = 16;
+  std::vector<uint16_t> first(size_t{1} << kSliceBits);
+  size_t r = 0;
+  for (size_t b = 0; b < first.size(); ++b) {
+    const uint64_t slice_lo = static_cast<uint64_t>(b) << (64 - kSliceBits);
+    while (r + 1 < ranges.size() && ranges[r + 1].lo <= slice_lo) ++r;
+    first[b] = static_cast<uint16_t>(r);
+  }
+  const uint64_t n = sizes_.size();
+  range_of_.resize(n);
+  for (uint64_t i = 0; i < n; ++i) {
+    const uint64_t key = keys(i);
+    size_t k = first[key >> (64 - kSliceBits)];
+    while (k + 1 < ranges.size() && ranges[k + 1].lo <= key) ++k;
+    range_of_[i] = static_cast<uint16_t>(k);
+  }
+}
+
 Status ScanShuffle::Drain(const ShuffleKeys& keys, const Emit& emit) {
   const uint64_t fixed = TableBytes() + copiers_ * kScanReadBuffer;
   if (fixed >= memory_ / 2) {
     return Status::ResourceExhausted("the record table alone takes half the memory budget");
   }
-  const uint64_t budget = (memory_ - fixed) / 16 * 16;
+  // Two blocks: one range is written from one while the next is gathered into the other (with
+  // two cores, writing the output, mostly the kernel's copy into new page-cache pages, costs
+  // about as much as gathering; see docs/shuffle.md).
+  const uint64_t budget = (memory_ - fixed) / 2 / 16 * 16;
   // Passes beyond a few thousand would take days; refuse rather than plan them (the plan's
   // cost also grows with the bins too full for a range, which so many ranges would make common).
   u128 total = 0;
@@ -349,18 +377,47 @@ Status ScanShuffle::Drain(const ShuffleKeys& keys, const Emit& emit) {
   if (!plan.ok()) return plan.status();
   const std::vector<ScanRange>& ranges = plan.value();
   if (ranges.empty()) return Status::OK();
+  if (ranges.size() > UINT16_MAX + 1) return Status::Internal("shuffle: more key ranges than range_of_ can name");
+  AssignRanges(keys, ranges);
   for (const std::string& path : paths_) {
     Result<std::unique_ptr<SourceFile>> input = SourceFile::OpenAgain(path);
     if (!input.ok()) return input.status();
     inputs_.push_back(std::move(input).value());
   }
-  Result<Block> block = Block::Map(budget);
-  if (!block.ok()) return block.status();
-  for (const ScanRange& range : ranges) {
-    ++passes_;
-    TFQ_RETURN_IF_ERROR(CheckSizes());
-    TFQ_RETURN_IF_ERROR(Gather(keys, range, block->data(), budget));
-    TFQ_RETURN_IF_ERROR(EmitRange(range, block->data(), budget, emit));
+  Result<Block> first = Block::Map(budget);
+  if (!first.ok()) return first.status();
+  Result<Block> second = Block::Map(budget);
+  if (!second.ok()) return second.status();
+  char* const blocks[2] = {first->data(), second->data()};
+  std::atomic<bool> stop{false};
+  ++passes_;
+  TFQ_RETURN_IF_ERROR(Gather(keys, 0, ranges[0], blocks[0], budget, &stop));
+  for (size_t k = 0; k < ranges.size(); ++k) {
+    // Range k + 1 is gathered on another thread while range k is written here. A failed write
+    // stops the gathering; an error of both is the write's (it concerns the earlier range).
+    Status gathered;
+    std::thread next;
+    if (k + 1 < ranges.size()) {
+      ++passes_;
+      const auto gather = [&, k] {
+        gathered = Gather(keys, static_cast<uint16_t>(k + 1), ranges[k + 1], blocks[(k + 1) % 2], budget, &stop);
+      };
+      try {
+        next = std::thread(gather);
+      } catch (const std::system_error&) {  // no thread to be had: gather after writing
+      }
+      const Status written = EmitRange(ranges[k], blocks[k % 2], budget, emit);
+      if (!written.ok()) stop.store(true);
+      if (next.joinable()) {
+        next.join();
+      } else if (written.ok()) {
+        gather();
+      }
+      TFQ_RETURN_IF_ERROR(written);
+      TFQ_RETURN_IF_ERROR(gathered);
+    } else {
+      TFQ_RETURN_IF_ERROR(EmitRange(ranges[k], blocks[k % 2], budget, emit));
+    }
   }
   return Status::OK();
 }

@@ -167,9 +167,9 @@ uint64_t MemAvailable() {
 
 // Scanning once per key range (ScanShuffle) pays when the inputs can be re-read, do not fit in
 // memory, are held by the page cache between passes (at most half of what is available), their
-// size table is a small part of the budget, and the passes are few: each costs about one `cat`
-// of the inputs from the page cache, where the bucket method's spill costs two writes and reads
-// of the data that, beyond the kernel's dirty page limits, go at the disk's speed.
+// table is a small part of the budget, and the passes are not too many: each reads the records of
+// its range from the page cache, where the bucket method's spill costs two writes and reads of
+// the data that, beyond the kernel's dirty page limits, go at the disk's speed.
 bool UseScan(const InputSurvey& survey, uint64_t arena_bytes, uint64_t mem_available,
              uint64_t* expected_records) {
   const uint64_t mean = survey.sampled_records ? survey.sampled_bytes / survey.sampled_records : 0;
@@ -180,7 +180,7 @@ bool UseScan(const InputSurvey& survey, uint64_t arena_bytes, uint64_t mem_avail
   const uint64_t table = *expected_records * ScanShuffle::kTableBytesPerRecord;
   if (table > arena_bytes / 8) return false;
   const uint64_t cost = survey.file_bytes + *expected_records * kScanRecordOverhead;
-  const uint64_t passes = cost / (arena_bytes - table) + 1;
+  const uint64_t passes = cost / ((arena_bytes - table) / 2) + 1;  // two blocks share the budget
   return passes <= kScanMaxPasses && survey.file_bytes <= mem_available / 2;
 }
 

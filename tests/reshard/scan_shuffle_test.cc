@@ -9,9 +9,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <fstream>
 #include <functional>
 #include <span>
+#include <thread>
 
 #include "reshard/shuffle.h"
 #include "reshard_test_util.h"
@@ -232,6 +234,50 @@ TEST_CASE("ScanShuffle: a record changed while later ranges are still to be read
   CHECK(s.message().find(in.paths[0] + ": record ") == 0);
   CHECK(s.message().find("): data CRC mismatch (stored 0x") != std::string::npos);
   CHECK(s.message().find("; corrupt, or changed since it was first read)") != std::string::npos);
+}
+
+TEST_CASE("ScanShuffle: an error handing out a range is returned, and stops the next gathering") {
+  Inputs in;
+  const uint64_t memory = (2 << 20) + 3 * kScanReadBuffer;  // several ranges
+  // A clean run tells which record opens the second range.
+  std::string second_first;
+  {
+    ScanShuffle shuffle(in.paths, memory, 3000, 2);
+    in.AddAll(shuffle);
+    int calls = 0;
+    REQUIRE(shuffle.Drain(ShuffleKeys(3), [&](std::string_view framed, std::span<const uint64_t>) {
+      if (++calls == 2) {
+        second_first = std::string(framed.substr(tfrecord::kHeaderSize, tfrecord::DecodeFixed64(framed.data())));
+      }
+      return Status::OK();
+    }).ok());
+    REQUIRE(calls >= 3);
+  }
+  const auto at = std::find(in.records.begin(), in.records.end(), second_first);
+  REQUIRE(at != in.records.end());
+  // Its file and offset (files a, b, c, d hold records 0-999, 1000, none, 1001-2999).
+  const uint64_t index = at - in.records.begin();
+  const uint64_t file_first = index < 1000 ? 0 : index == 1000 ? 1000 : 1001;
+  const std::string& path = in.paths[index < 1000 ? 0 : index == 1000 ? 1 : 3];
+  uint64_t offset = 0;
+  for (uint64_t i = file_first; i < index; ++i) offset += in.records[i].size() + tfrecord::kFramingOverhead;
+  for (bool damaged : {false, true}) {
+    CAPTURE(damaged);
+    // Damaged: the second range meets a failing data CRC while the first is handed out; the
+    // write's error is the one returned all the same, since it concerns the earlier range.
+    if (damaged) FlipByte(path, offset + tfrecord::kHeaderSize);
+    ScanShuffle shuffle(in.paths, memory, 3000, 2);
+    in.AddAll(shuffle);
+    int calls = 0;
+    const Status s = shuffle.Drain(ShuffleKeys(3), [&](std::string_view, std::span<const uint64_t>) {
+      ++calls;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));  // the gathering ends meanwhile
+      return Status::IoError("out: disk full");
+    });
+    CHECK(calls == 1);
+    CHECK(s.code() == StatusCode::kIoError);
+    CHECK(s.message() == "out: disk full");
+  }
 }
 
 TEST_CASE("ScanShuffle: an input shortened after the first pass is an error, not a short read") {
