@@ -2,8 +2,8 @@
 //
 // Inputs are opened one at a time, in the order given, with compression chosen or sniffed as
 // tfrecord::OpenRecordInput does. Regular files are read through a sliding mapping
-// (io/window_file.h) so that memory stays bounded; standard input and pipes through
-// io/OpenInputFile. Records get a global index counting from 0 across all inputs: the index
+// (io/window_file.h) so that memory stays bounded, or with pread (InputOptions::map_window);
+// standard input and pipes through io/OpenInputFile. Records get a global index counting from 0 across all inputs: the index
 // `tfq shard --index` and the shuffle keys refer to.
 #ifndef TFQ_RESHARD_RECORD_SOURCE_H_
 #define TFQ_RESHARD_RECORD_SOURCE_H_
@@ -28,7 +28,10 @@ struct InputOptions {
   tfrecord::RecordReaderOptions reader;
   DecompressionLimit decompression = DecompressionLimit::Default();  // per input
   // The sliding map window over regular files (io/window_file.h): resident memory versus
-  // the number of window moves.
+  // the number of window moves. 0: read them with pread into a small buffer instead
+  // (io/pread_file.h), which costs less CPU when every byte is read anyway (`tfq shard`: the
+  // kernel's copy into a cache-hot buffer against a page fault per few pages of the window,
+  // and an munmap per move).
   size_t map_window = kDefaultMapWindow;
 };
 

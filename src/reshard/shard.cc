@@ -7,8 +7,6 @@
 namespace tfq::reshard {
 namespace {
 
-constexpr size_t kShardMapWindow = size_t{64} << 20;
-
 uint64_t CeilDiv(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
 
 // Where each record goes. The number of shards is known up front except for the contiguous
@@ -146,10 +144,12 @@ Status RunShard(const std::vector<std::string>& paths, const ShardOptions& optio
                 RunSummary* summary) {
   *summary = RunSummary{};
   TFQ_RETURN_IF_ERROR(ValidateShardOptions(options));
-  // Window moves cost an munmap each (a TLB shootdown while the writer threads run): fewer,
-  // larger ones. (tfq shard promises no memory bound; 64 MiB of mapped input is its largest item.)
+  // Every input byte is read (verified, hashed, and for small records copied): pread into a
+  // cache-hot buffer costs less than mapping. Measured on 4 GiB of 1 KiB records (2 cores):
+  // 2.3-2.7 s against 3.0-3.2 s through a 64 MiB window, the same for 64 KiB records
+  // (docs/shard.md).
   ShardOptions o = options;
-  o.input.map_window = std::max<size_t>(o.input.map_window, kShardMapWindow);
+  o.input.map_window = 0;
   Result<Router> made = MakeRouter(paths, o, &summary->method);
   if (!made.ok()) return made.status();
   Router& router = made.value();
@@ -186,6 +186,10 @@ Status RunShard(const std::vector<std::string>& paths, const ShardOptions& optio
         (merges_copies || record.size() + tfrecord::kFramingOverhead >= kCopyMinBytes)) {
       TFQ_RETURN_IF_ERROR(set.CopyRecord(shard, source.source_file(),
                                          source.reader()->record_offset(), record, hash));
+    } else if (o.input.reader.verify_data_crc) {
+      // Verified: its framing is what Write would encode, so it is written as it was read (one
+      // copy, no second CRC).
+      TFQ_RETURN_IF_ERROR(set.WriteFramed(shard, source.reader()->framed_record(), hash));
     } else {
       TFQ_RETURN_IF_ERROR(set.Write(shard, record, hash));
     }

@@ -71,6 +71,7 @@ void RecordReader::NoteSkip(std::string message) {
 }
 
 bool RecordReader::Next(Mode mode, std::string_view* record) {
+  last_payload_ = {};
   if (!status_.ok()) return false;
   for (;;) {
     if (pending_consume_ > 0) {
@@ -175,6 +176,7 @@ bool RecordReader::Next(Mode mode, std::string_view* record) {
       }
     }
     *record = std::string_view(data, length);
+    last_payload_ = *record;
     record_offset_ = offset;
     record_framed_size_ = framed;
     pending_consume_ = framed;

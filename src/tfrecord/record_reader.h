@@ -89,6 +89,13 @@ class RecordReader {
   uint64_t record_offset() const { return record_offset_; }
   // Bytes of the last returned record including framing (for DALI-style indexes).
   uint64_t record_framed_size() const { return record_framed_size_; }
+  // The record the last Read returned as it is framed in the stream: header, payload and
+  // footer, valid as long as the payload's view; empty after any other call. Its footer was
+  // checked against the payload only with verify_data_crc.
+  std::string_view framed_record() const {
+    if (last_payload_.data() == nullptr) return {};
+    return std::string_view(last_payload_.data() - kHeaderSize, last_payload_.size() + kFramingOverhead);
+  }
 
   const SkipReport& skipped() const { return skipped_; }
   const InputStream& stream() const { return *stream_; }
@@ -113,6 +120,7 @@ class RecordReader {
   uint64_t index_ = 0;
   uint64_t record_offset_ = 0;
   uint64_t record_framed_size_ = 0;
+  std::string_view last_payload_;  // within the stream's buffer, framing around it
   SkipReport skipped_;
 };
 

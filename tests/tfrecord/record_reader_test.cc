@@ -52,6 +52,23 @@ TEST_CASE("offsets and framed sizes describe each record") {
   }
 }
 
+TEST_CASE("framed_record is the last read record with its framing, empty after a skip or the end") {
+  const std::string stream = Frame(kRecords);
+  auto reader = ReaderOver(stream);
+  CHECK(reader.framed_record().empty());
+  std::string_view rec;
+  REQUIRE(reader.Read(&rec));
+  CHECK(reader.framed_record() == std::string_view(stream).substr(0, kRecords[0].size() + kFramingOverhead));
+  REQUIRE(reader.Read(&rec));  // the empty record: framing alone
+  CHECK(reader.framed_record() == Frame({""}));
+  REQUIRE(reader.Skip());
+  CHECK(reader.framed_record().empty());
+  REQUIRE(reader.Read(&rec));
+  CHECK(reader.framed_record() == Frame({"last"}));
+  CHECK_FALSE(reader.Read(&rec));
+  CHECK(reader.framed_record().empty());
+}
+
 TEST_CASE("a stream cut inside a header is a truncated header, not a clean end") {
   std::string bytes = Frame(kRecords);
   bytes += Frame({"extra"}).substr(0, 7);
