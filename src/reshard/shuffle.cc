@@ -53,7 +53,7 @@ Status CheckTemporarySpace(const std::string& dir, uint64_t spill_bytes) {
 
 }  // namespace
 
-uint64_t ShuffleMapWindow(uint64_t memory) {
+uint64_t ShuffleInputReserve(uint64_t memory) {
   return std::clamp<uint64_t>(memory / 16, uint64_t{8} << 20, uint64_t{64} << 20);
 }
 
@@ -69,7 +69,7 @@ Status ValidateShuffleOptions(const ShuffleOptions& o) {
   if (o.shards == 0) return Status::InvalidArgument("--shards must be at least 1");
   if (o.window == 0 && o.memory < kMinShuffleMemory) {
     return Status::InvalidArgument("--memory must be at least " + FormatByteSize(kMinShuffleMemory) +
-                                   " (" + FormatByteSize(ShuffleMapWindow(o.memory) + kShuffleBufferMemory) +
+                                   " (" + FormatByteSize(ShuffleInputReserve(o.memory) + kShuffleBufferMemory) +
                                    " of it goes to I/O buffers)");
   }
   if (!o.tmp_dir.empty()) {
@@ -187,9 +187,8 @@ bool UseScan(const InputSurvey& survey, uint64_t arena_bytes, uint64_t mem_avail
 Status ShuffleScan(const std::vector<std::string>& paths, const ShuffleOptions& options,
                    uint64_t arena_bytes, uint64_t expected_records, ShardSet& set,
                    RunSummary* summary) {
-  // The copiers read with pread, not through the map window: after the first pass, its memory
-  // goes to records.
-  ScanShuffle shuffle(paths, arena_bytes + options.input.map_window, expected_records);
+  // After the first pass the input's read buffer is gone: its share goes to records.
+  ScanShuffle shuffle(paths, arena_bytes + ShuffleInputReserve(options.memory), expected_records);
   // When any corrupt record is to fail the run, the first pass, which alone runs on one core,
   // leaves data CRCs alone: ScanShuffle checks each record's when it reads it again (on two),
   // and the hashes prove those are the bytes this pass counted. Tolerant policies must know
@@ -322,10 +321,7 @@ Status RunShuffle(const std::vector<std::string>& paths, const ShuffleOptions& o
 
   Result<InputSurvey> survey = SurveyInputs(paths, options.input);
   if (!survey.ok()) return survey.status();
-  const uint64_t window = ShuffleMapWindow(options.memory);
-  const uint64_t arena_bytes = options.memory - window - kShuffleBufferMemory;
-  ShuffleOptions with_window = options;
-  with_window.input.map_window = static_cast<size_t>(window);
+  const uint64_t arena_bytes = options.memory - ShuffleInputReserve(options.memory) - kShuffleBufferMemory;
   uint64_t expected_records = 0;
   ShuffleMethod method = options.method;
   if (method == ShuffleMethod::kAuto) {
@@ -342,13 +338,13 @@ Status RunShuffle(const std::vector<std::string>& paths, const ShuffleOptions& o
   }
   switch (method) {
     case ShuffleMethod::kIndexed:
-      TFQ_RETURN_IF_ERROR(ShuffleIndexed(paths, with_window, arena_bytes, expected_records, set, summary));
+      TFQ_RETURN_IF_ERROR(ShuffleIndexed(paths, options, arena_bytes, expected_records, set, summary));
       break;
     case ShuffleMethod::kScan:
-      TFQ_RETURN_IF_ERROR(ShuffleScan(paths, with_window, arena_bytes, expected_records, set, summary));
+      TFQ_RETURN_IF_ERROR(ShuffleScan(paths, options, arena_bytes, expected_records, set, summary));
       break;
     default:
-      TFQ_RETURN_IF_ERROR(ShuffleBuckets(paths, with_window, survey.value(), arena_bytes, set, summary));
+      TFQ_RETURN_IF_ERROR(ShuffleBuckets(paths, options, survey.value(), arena_bytes, set, summary));
   }
   summary->written = set.checksum();
   summary->bytes_written = set.bytes_written();

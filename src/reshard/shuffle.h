@@ -13,8 +13,8 @@
 // and local (a record moves at most a few windows from its place), memory about `window`
 // records regardless of `memory`; shards are dealt round-robin since the count is not known.
 //
-// Memory bound: `memory` bytes in all. ShuffleMapWindow(memory) of it is the sliding map over the
-// input, kShuffleBufferMemory the output buffers and decompression state, and the rest holds
+// Memory bound: `memory` bytes in all. ShuffleInputReserve(memory) of it is kept for reading the
+// input, kShuffleBufferMemory for the output buffers and decompression state, and the rest holds
 // records (docs/shuffle.md).
 #ifndef TFQ_RESHARD_SHUFFLE_H_
 #define TFQ_RESHARD_SHUFFLE_H_
@@ -32,8 +32,9 @@ namespace tfq::reshard {
 
 constexpr uint64_t kShuffleBufferMemory = uint64_t{4} << 20;
 constexpr uint64_t kMinShuffleMemory = uint64_t{24} << 20;
-// memory / 16, between 8 and 64 MiB: a larger window means fewer (costly) munmaps.
-uint64_t ShuffleMapWindow(uint64_t memory);
+// memory / 16, between 8 and 64 MiB: the input's read buffer (256 KiB, grown to hold a larger
+// record: records up to this size are covered).
+uint64_t ShuffleInputReserve(uint64_t memory);
 
 // How the key order is found (the output is the same): kAuto picks; the others are for tests
 // and benchmarks. Buckets: in memory, or spilled to a temporary file. Indexed: the inputs are

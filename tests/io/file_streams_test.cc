@@ -15,6 +15,7 @@
 #include "common/test_env.h"
 #include "io/compression.h"
 #include "io/skipping_file.h"
+#include "io/window_file.h"
 #include "io_test_util.h"
 
 namespace tfq {
@@ -275,6 +276,33 @@ TEST_CASE("a string output stream appends and counts") {
   REQUIRE(s->Close().ok());
   CHECK(out == "xabcde");
   CHECK(s->Write("z").code() == StatusCode::kInternal);
+}
+
+TEST_CASE("the windowed file stream: views across window moves, large peeks, skips") {
+  const std::string dir = ScratchDir();
+  std::string bytes(100000, '\0');
+  for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<char>(i * 7 + i / 251);
+  WriteFileOrDie(dir + "/f", bytes);
+  const int fd = open((dir + "/f").c_str(), O_RDONLY);
+  REQUIRE(fd >= 0);
+  auto s = NewWindowedFileStream(dir + "/f", fd, bytes.size(), /*window=*/4096);
+  std::string_view v;
+  REQUIRE(s->Peek(10, &v).ok());
+  CHECK(v == std::string_view(bytes).substr(0, v.size()));
+  s->Consume(4000);
+  REQUIRE(s->Peek(20000, &v).ok());  // larger than the window
+  CHECK(v.size() >= 20000);
+  CHECK(v.substr(0, 20000) == std::string_view(bytes).substr(4000, 20000));
+  uint64_t skipped = 0;
+  REQUIRE(s->Skip(50000, &skipped).ok());
+  CHECK(skipped == 50000);
+  REQUIRE(s->Peek(1, &v).ok());
+  CHECK(v.substr(0, 100) == std::string_view(bytes).substr(54000, 100));
+  REQUIRE(s->Skip(1 << 20, &skipped).ok());
+  CHECK(skipped == bytes.size() - 54000);
+  REQUIRE(s->Peek(1, &v).ok());
+  CHECK(v.empty());
+  CHECK(s->position() == bytes.size());
 }
 
 }  // namespace
