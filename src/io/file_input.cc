@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "common/cpus.h"
 #include "io/buffered_input_stream.h"
@@ -75,20 +76,20 @@ Result<std::unique_ptr<InputStream>> OpenInputFile(const std::string& path, Read
     close(fd);
     return Status::InvalidArgument(path + ": is a directory");
   }
-  if (S_ISREG(st.st_mode) && pattern == ReadPattern::kSkipping) {
-    return NewSkippingFileStream(path, fd, static_cast<uint64_t>(st.st_size));
-  }
-  // A file of a few blocks is read before a thread would have started, and with one CPU the
-  // reading thread would only take turns with its consumer.
-  if (S_ISREG(st.st_mode) && pattern == ReadPattern::kReadAhead &&
-      static_cast<uint64_t>(st.st_size) > 4 * kReadAheadBlockBytes && UsableCpus() > 1) {
-    return NewReadAheadFileStream(path, fd);
-  }
-  if (S_ISREG(st.st_mode)) {
-    return NewPreadFileStream(path, fd, static_cast<uint64_t>(st.st_size));
-  }
+  if (S_ISREG(st.st_mode)) return NewRegularFileStream(path, fd, static_cast<uint64_t>(st.st_size), pattern);
   return std::unique_ptr<InputStream>(
       std::make_unique<ReadingFileStream>(path, fd, /*owns_fd=*/true));
+}
+
+std::unique_ptr<InputStream> NewRegularFileStream(std::string path, int fd, uint64_t size,
+                                                  ReadPattern pattern) {
+  if (pattern == ReadPattern::kSkipping) return NewSkippingFileStream(std::move(path), fd, size);
+  // A file of a few blocks is read before a thread would have started, and with one CPU the
+  // reading thread would only take turns with its consumer.
+  if (pattern == ReadPattern::kReadAhead && size > 4 * kReadAheadBlockBytes && UsableCpus() > 1) {
+    return NewReadAheadFileStream(std::move(path), fd);
+  }
+  return NewPreadFileStream(std::move(path), fd, size);
 }
 
 }  // namespace tfq

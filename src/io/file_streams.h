@@ -30,6 +30,11 @@ enum class ReadPattern {
 Result<std::unique_ptr<InputStream>> OpenInputFile(const std::string& path,
                                                    ReadPattern pattern = ReadPattern::kSequential);
 
+// The stream OpenInputFile makes for a regular file, for callers that open it themselves: takes
+// ownership of `fd`, open on a regular file of `size` bytes; errors name `path`.
+std::unique_ptr<InputStream> NewRegularFileStream(std::string path, int fd, uint64_t size,
+                                                  ReadPattern pattern);
+
 // An InputStream over bytes held in memory (tests, fuzzers, in-memory fakes of files).
 std::unique_ptr<InputStream> NewMemoryInputStream(std::string name, std::string bytes);
 

@@ -8,7 +8,6 @@
 #include <utility>
 
 #include "io/file_streams.h"
-#include "io/pread_file.h"
 #include "tfrecord/format.h"
 
 namespace tfq::reshard {
@@ -47,7 +46,7 @@ Result<OpenedRecordFile> OpenRecordFile(const std::string& path, const InputOpti
     opened.file_bytes = static_cast<uint64_t>(st.st_size);
     const int copy_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);  // offsets are explicit: sharing is fine
     if (copy_fd >= 0) opened.source = std::make_shared<const SourceFile>(copy_fd);
-    opened.stream = NewPreadFileStream(path, fd, opened.file_bytes);
+    opened.stream = NewRegularFileStream(path, fd, opened.file_bytes, ReadPattern::kReadAhead);
   }
   if (!opened.stream) {
     Result<std::unique_ptr<InputStream>> raw = OpenInputFile(path);
