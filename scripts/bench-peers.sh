@@ -31,8 +31,8 @@ sections=(
   "inspect|scripts/bench-inspect.sh|1024 64 7|8 16 2"
   "images|scripts/bench-images.sh|--build {BUILD}|-"
   "csv|scripts/bench-csv.sh|{BUILD}|-"
-  "reshard|scripts/bench-reshard.sh|4096 64 3 512MB|-"
-  "reshard-small|scripts/bench-reshard.sh|4096 1 3 512MB|-"
+  "reshard|scripts/bench-reshard.sh|4096 64 5 512MB|-"
+  "reshard-small|scripts/bench-reshard.sh|4096 1 5 512MB|-"
   "throughput|builtin:tfq-bench|--seconds 2|--quick --threads 1 --seconds 0.05 --data-size 1MiB"
 )
 

@@ -8,7 +8,8 @@
 #            --memory plus the constant of docs/shuffle.md). The method tfq picks for this input
 #            (re-reading for 64 KiB records, re-scanning for 1 KiB ones: docs/shuffle.md) is timed,
 #            and the bucket and re-scanning methods forced (--method buckets, --method rescan).
-# Each command runs RUNS times, interleaved with the others, and the median is reported. Before
+# Each command runs RUNS times, interleaved with the others (each run starting one command later
+# in the list), and the median is reported. Before
 # every timed command the outputs are deleted, `sync` flushes what earlier commands left dirty
 # (untimed), and the input is read once into the page cache; timed commands do not sync.
 # Prints a Markdown table for docs/benchmarks.md.
@@ -60,14 +61,24 @@ run() {
   echo "$name $(cat "$dir/time")" >> "$dir/times"
 }
 : > "$dir/times"
+names=(cp shard passes shuffle buckets rescan)
+commands=(
+  "cp '$file' '$dir/out/copy'"
+  "'$tfq' shard '$file' -o '$dir/out/s' --shards 8 -q"
+  "cat '$file' > /dev/null; cat '$file' > /dev/null; cp '$file' '$dir/out/copy'"
+  "'$tfq' shuffle '$file' -o '$dir/out/x' --seed 1 --memory $memory -q"
+  "'$tfq' shuffle '$file' -o '$dir/out/x' --seed 1 --memory $memory --method buckets --tmp-dir '$dir/out' -q"
+  "'$tfq' shuffle '$file' -o '$dir/out/x' --seed 1 --memory $memory --method rescan -q"
+)
+# Each run starts one command later in the list: on this VM a command's time depends on what the
+# one before it left behind (how much freed memory the host has taken back, what writeback is
+# still doing), and in a fixed order that bias falls on the same command every run.
 for ((i = 0; i < runs; ++i)); do
   echo "run $((i + 1)) of $runs ..." >&2
-  run cp "cp '$file' '$dir/out/copy'"
-  run shard "'$tfq' shard '$file' -o '$dir/out/s' --shards 8 -q"
-  run passes "cat '$file' > /dev/null; cat '$file' > /dev/null; cp '$file' '$dir/out/copy'"
-  run shuffle "'$tfq' shuffle '$file' -o '$dir/out/x' --seed 1 --memory $memory -q"
-  run buckets "'$tfq' shuffle '$file' -o '$dir/out/x' --seed 1 --memory $memory --method buckets --tmp-dir '$dir/out' -q"
-  run rescan "'$tfq' shuffle '$file' -o '$dir/out/x' --seed 1 --memory $memory --method rescan -q"
+  for ((k = 0; k < ${#names[@]}; ++k)); do
+    c=$(((i + k) % ${#names[@]}))
+    run "${names[c]}" "${commands[c]}"
+  done
 done
 method=$("$tfq" shuffle "$file" -o "$dir/out/m" --seed 1 --memory "$memory" --json |
          /usr/bin/python3 -c 'import json, sys; print(json.load(sys.stdin)["method"])')
