@@ -23,7 +23,7 @@
 namespace tfq {
 namespace {
 
-using testing::ScratchDir;
+using testing::MakeTempDir;
 using testing::WriteFileOrDie;
 
 bool Exists(const std::string& path) {
@@ -46,7 +46,7 @@ int RunInChild(const std::function<int()>& body) {
 TEST_CASE("an interrupt unlinks registered paths and the process dies of the signal") {
   for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
     CAPTURE(sig);
-    std::string dir = ScratchDir();
+    std::string dir = MakeTempDir();
     for (const char* name : {"a", "b", "kept"}) WriteFileOrDie(dir + "/" + name, "x");
     int status = RunInChild([&] {
       InstallInterruptCleanup();
@@ -67,7 +67,7 @@ TEST_CASE("an interrupt unlinks registered paths and the process dies of the sig
 }
 
 TEST_CASE("an interrupted output leaves neither its temporary nor its final file") {
-  std::string dir = ScratchDir();
+  std::string dir = MakeTempDir();
   int status = RunInChild([&] {
     InstallInterruptCleanup();
     auto r = CreateOutputFile(dir + "/out.tfrecord");
@@ -81,7 +81,7 @@ TEST_CASE("an interrupted output leaves neither its temporary nor its final file
 }
 
 TEST_CASE("a signal ignored at startup stays ignored") {
-  std::string dir = ScratchDir();
+  std::string dir = MakeTempDir();
   WriteFileOrDie(dir + "/a", "x");
   int status = RunInChild([&] {
     signal(SIGHUP, SIG_IGN);  // as nohup does
@@ -110,7 +110,7 @@ TEST_CASE("SIGPIPE is ignored so that a closed pipe becomes an error") {
 
 TEST_CASE("the registration table grows: thousands of staged shards are all cleaned up") {
   // More than the 256 slots of one block (the size of the old fixed table): a 1000-shard run.
-  std::string dir = ScratchDir();
+  std::string dir = MakeTempDir();
   constexpr int kFiles = 1000;
   for (int i = 0; i < kFiles; ++i) WriteFileOrDie(dir + "/f" + std::to_string(i), "x");
   int status = RunInChild([&] {

@@ -155,7 +155,7 @@ TEST_CASE("a decompressing stream skips by decompressing and discarding") {
 
 TEST_CASE("a gzip file written by the gzip tool, with a file name in its header, is read") {
   if (std::system("gzip --version >/dev/null 2>&1") != 0) return;
-  std::string dir = testing::ScratchDir();
+  std::string dir = testing::MakeTempDir();
   const std::string data = TestBytes(500000, 12);
   testing::WriteFileOrDie(dir + "/f", data);
   REQUIRE(std::system(("gzip -9 --name " + dir + "/f").c_str()) == 0);
@@ -169,7 +169,7 @@ TEST_CASE("a gzip file written by the gzip tool, with a file name in its header,
 
 TEST_CASE("a gzip file tfq writes is read by the gzip tool") {
   if (std::system("gzip --version >/dev/null 2>&1") != 0) return;
-  std::string dir = testing::ScratchDir();
+  std::string dir = testing::MakeTempDir();
   const std::string data = TestBytes(700000, 13);
   auto r = CreateOutputFile(dir + "/out.gz");
   REQUIRE(r.ok());
@@ -181,7 +181,7 @@ TEST_CASE("a gzip file tfq writes is read by the gzip tool") {
 }
 
 TEST_CASE("a compressing stream destroyed without Close abandons its file") {
-  std::string dir = testing::ScratchDir();
+  std::string dir = testing::MakeTempDir();
   {
     auto r = CreateOutputFile(dir + "/out.gz");
     REQUIRE(r.ok());

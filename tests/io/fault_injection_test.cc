@@ -7,6 +7,7 @@
 
 #include <filesystem>
 
+#include "common/test_env.h"
 #include "common/fault_streams.h"
 #include "io/compression.h"
 #include "io/file_streams.h"
@@ -18,7 +19,7 @@ namespace {
 using testing::FailingInputStream;
 using testing::FailingOutputStream;
 using testing::FileSizeLimit;
-using testing::ScratchDir;
+using testing::MakeTempDir;
 
 bool Contains(const std::string& s, std::string_view part) { return s.find(part) != std::string::npos; }
 
@@ -34,7 +35,7 @@ TEST_CASE("/dev/full: a real ENOSPC says disk full and names the output") {
 TEST_CASE("a file that cannot grow (RLIMIT_FSIZE) fails, names itself and leaves nothing") {
   for (size_t size : {size_t{2000}, size_t{5} << 20}) {  // 80 KB buffered: fails in Close; 5 MB: in Write
     CAPTURE(size);
-    const std::string dir = ScratchDir();
+    const std::string dir = MakeTempDir();
     Status s;
     {
       FileSizeLimit limit(64 << 10);
@@ -51,7 +52,7 @@ TEST_CASE("a file that cannot grow (RLIMIT_FSIZE) fails, names itself and leaves
 }
 
 TEST_CASE("a compressing stream passes its sink's disk-full error up and abandons the file") {
-  const std::string dir = ScratchDir();
+  const std::string dir = MakeTempDir();
   auto file = CreateOutputFile(dir + "/x.gz");
   REQUIRE(file.ok());
   auto sink = std::make_unique<FailingOutputStream>(dir + "/x.gz", 1000, std::move(file).value());

@@ -21,7 +21,7 @@
 namespace tfq {
 namespace {
 
-using testing::ScratchDir;
+using testing::MakeTempDir;
 using testing::PipeFeeder;
 using testing::ReadAll;
 using testing::TestBytes;
@@ -76,7 +76,7 @@ std::vector<uint64_t> RunScript(InputStream& s, const std::string& data, uint32_
 
 TEST_CASE("file, pipe, memory and gzip sources give the same bytes for the same calls") {
   const std::string data = TestBytes((size_t{5} << 20) + 17);
-  std::string dir = ScratchDir();
+  std::string dir = MakeTempDir();
   WriteFileOrDie(dir + "/data", data);
   std::string gz = testing::ZlibCompress(data, /*gzip=*/true);
   for (uint32_t seed : {1u, 2u, 3u, 4u}) {
@@ -106,7 +106,7 @@ TEST_CASE("file, pipe, memory and gzip sources give the same bytes for the same 
 }
 
 TEST_CASE("a regular file is handed out from one buffer without copying between peeks") {
-  std::string dir = ScratchDir();
+  std::string dir = MakeTempDir();
   WriteFileOrDie(dir + "/f", "hello world");
   auto s = OpenOrDie(dir + "/f");
   CHECK(s->name() == dir + "/f");
@@ -122,7 +122,7 @@ TEST_CASE("a regular file is handed out from one buffer without copying between 
 }
 
 TEST_CASE("skipping a regular file stops at its end without reading what it skips") {
-  std::string dir = ScratchDir();
+  std::string dir = MakeTempDir();
   std::string path = dir + "/sparse";
   int fd = open(path.c_str(), O_CREAT | O_WRONLY, 0644);
   REQUIRE(fd >= 0);
@@ -142,7 +142,7 @@ TEST_CASE("skipping a regular file stops at its end without reading what it skip
 }
 
 TEST_CASE("an empty file is an empty stream") {
-  std::string dir = ScratchDir();
+  std::string dir = MakeTempDir();
   WriteFileOrDie(dir + "/empty", "");
   auto s = OpenOrDie(dir + "/empty");
   std::string_view v;
@@ -162,7 +162,7 @@ TEST_CASE("a missing file is kNotFound naming the path") {
 }
 
 TEST_CASE("a directory is kInvalidArgument naming the path") {
-  std::string dir = ScratchDir();
+  std::string dir = MakeTempDir();
   auto r = OpenInputFile(dir);
   REQUIRE_FALSE(r.ok());
   CHECK(r.status().code() == StatusCode::kInvalidArgument);
@@ -204,7 +204,7 @@ TEST_CASE("a pipe skips by reading and discarding") {
 }
 
 TEST_CASE("a FIFO is read with read() calls") {
-  std::string dir = ScratchDir();
+  std::string dir = MakeTempDir();
   std::string fifo = dir + "/fifo";
   REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
   const std::string data = TestBytes(300000, 9);
@@ -279,7 +279,7 @@ TEST_CASE("a string output stream appends and counts") {
 }
 
 TEST_CASE("the windowed file stream: views across window moves, large peeks, skips") {
-  const std::string dir = ScratchDir();
+  const std::string dir = MakeTempDir();
   std::string bytes(100000, '\0');
   for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<char>(i * 7 + i / 251);
   WriteFileOrDie(dir + "/f", bytes);
@@ -314,7 +314,7 @@ namespace tfq {
 // the choice after them: the bytes at every position must be the file's, whichever way wins.
 TEST_CASE("the skipping stream hands out the file's bytes through its trials and either choice") {
   const std::string data = testing::TestBytes((size_t{40} << 20) + 123);
-  const std::string path = testing::ScratchDir() + "/walk";
+  const std::string path = testing::MakeTempDir() + "/walk";
   testing::WriteFileOrDie(path, data);
   for (SkippingTrialOutcome outcome :
        {SkippingTrialOutcome::kMeasured, SkippingTrialOutcome::kMappedWins,

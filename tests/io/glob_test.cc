@@ -9,12 +9,12 @@
 namespace tfq {
 namespace {
 
-using testing::ScratchDir;
+using testing::MakeTempDir;
 using testing::WriteFileOrDie;
 using Paths = std::vector<std::string>;
 
 TEST_CASE("a glob expands to its matches in byte order") {
-  std::string d = ScratchDir();
+  std::string d = MakeTempDir();
   for (const char* name : {"train-00002-of-00003", "train-00000-of-00003", "train-00001-of-00003",
                            "Train-upper", "test-00000-of-00001"}) {
     WriteFileOrDie(d + "/" + name, "");
@@ -33,7 +33,7 @@ TEST_CASE("a glob expands to its matches in byte order") {
 }
 
 TEST_CASE("arguments keep their order; plain paths and \"-\" are kept as given") {
-  std::string d = ScratchDir();
+  std::string d = MakeTempDir();
   WriteFileOrDie(d + "/b1", "");
   WriteFileOrDie(d + "/a1", "");
   auto r = ExpandInputPaths({"missing.tfrecord", d + "/b*", "-", d + "/a*", "missing.tfrecord"});
@@ -43,7 +43,7 @@ TEST_CASE("arguments keep their order; plain paths and \"-\" are kept as given")
 }
 
 TEST_CASE("a glob that matches nothing is kNotFound naming the pattern") {
-  std::string d = ScratchDir();
+  std::string d = MakeTempDir();
   auto r = ExpandInputPaths({d + "/x-*"});
   REQUIRE_FALSE(r.ok());
   CHECK(r.status().code() == StatusCode::kNotFound);
@@ -53,7 +53,7 @@ TEST_CASE("a glob that matches nothing is kNotFound naming the pattern") {
 }
 
 TEST_CASE("temporaries of unfinished outputs never match") {
-  std::string d = ScratchDir();
+  std::string d = MakeTempDir();
   WriteFileOrDie(d + "/shard-0", "");
   WriteFileOrDie(d + "/.tfq-partial.shard-1.1234", "");
   WriteFileOrDie(d + "/.hidden-shard", "");
@@ -67,7 +67,7 @@ TEST_CASE("temporaries of unfinished outputs never match") {
 }
 
 TEST_CASE("a file whose name contains glob characters is found literally") {
-  std::string d = ScratchDir();
+  std::string d = MakeTempDir();
   WriteFileOrDie(d + "/data[1].tfrecord", "");
   auto r = ExpandInputPaths({d + "/data[1].tfrecord"});
   REQUIRE(r.ok());

@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <filesystem>
 #include <cstdint>
 #include <random>
 #include <stdexcept>
@@ -22,25 +21,6 @@
 #include "io/input_stream.h"
 
 namespace tfq::testing {
-
-// A fresh empty directory under $TMPDIR (or /tmp), removed at exit. Used instead of
-// test_env.h's MakeTempDir, whose exit-time removal currently reads an already destroyed list
-// and aborts the test binary.
-inline std::string ScratchDir() {
-  struct Dirs {
-    std::vector<std::string> paths;
-    ~Dirs() {
-      std::error_code ec;
-      for (const auto& p : paths) std::filesystem::remove_all(p, ec);
-    }
-  };
-  static Dirs dirs;
-  const char* tmp = std::getenv("TMPDIR");
-  std::string templ = std::string(tmp && *tmp ? tmp : "/tmp") + "/tfq-io-test-XXXXXX";
-  if (mkdtemp(templ.data()) == nullptr) throw std::runtime_error("mkdtemp failed: " + templ);
-  dirs.paths.push_back(templ);
-  return templ;
-}
 
 // Reads `s` to its end with Peek/Consume; the error, if any, is returned with the bytes read so far
 // left in *out.

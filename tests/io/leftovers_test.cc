@@ -16,7 +16,7 @@
 namespace tfq {
 namespace {
 
-using testing::ScratchDir;
+using testing::MakeTempDir;
 using testing::WriteFileOrDie;
 
 // A pid that certainly ended: a child that exited and was reaped.
@@ -35,7 +35,7 @@ std::vector<std::string> Names(const std::string& dir) {
 }
 
 TEST_CASE("shards of the prefix are removed, other temporaries reported, live ones untouched") {
-  const std::string dir = ScratchDir();
+  const std::string dir = MakeTempDir();
   const std::string d = DeadPid();
   WriteFileOrDie(dir + "/.tfq-partial.train-00003.tfrecord." + d, "xx");
   WriteFileOrDie(dir + "/.tfq-partial.train-00001-of-00004." + d, "x");
@@ -54,7 +54,7 @@ TEST_CASE("shards of the prefix are removed, other temporaries reported, live on
 }
 
 TEST_CASE("a single output file and its manifest are ours too (tfq convert)") {
-  const std::string dir = ScratchDir();
+  const std::string dir = MakeTempDir();
   const std::string d = DeadPid();
   WriteFileOrDie(dir + "/.tfq-partial.out.tfrecord." + d, "x");
   WriteFileOrDie(dir + "/.tfq-partial.out.tfrecord.manifest.json." + d, "x");
@@ -66,8 +66,8 @@ TEST_CASE("a single output file and its manifest are ours too (tfq convert)") {
 }
 
 TEST_CASE("own stems are removed in every scanned directory; standard output scans nothing") {
-  const std::string dir = ScratchDir();
-  const std::string tmp = ScratchDir();
+  const std::string dir = MakeTempDir();
+  const std::string tmp = MakeTempDir();
   const std::string d = DeadPid();
   WriteFileOrDie(tmp + "/.tfq-partial.shuffle-spill.123." + d, "x");
   WriteFileOrDie(tmp + "/.tfq-partial.mine." + d, "x");
@@ -80,7 +80,7 @@ TEST_CASE("own stems are removed in every scanned directory; standard output sca
 }
 
 TEST_CASE("names that only look like temporaries are left alone") {
-  const std::string dir = ScratchDir();
+  const std::string dir = MakeTempDir();
   for (const char* name : {".tfq-partial.", ".tfq-partial.x", ".tfq-partial.x.12a", ".tfq-partialx.1",
                            ".tfq-partial.x.", "x.tfq-partial.y.1"}) {
     WriteFileOrDie(dir + "/" + name, "x");

@@ -15,7 +15,7 @@
 namespace tfq {
 namespace {
 
-using testing::ScratchDir;
+using testing::MakeTempDir;
 using testing::ReadFileOrDie;
 using testing::TestBytes;
 using testing::WriteFileOrDie;
@@ -45,7 +45,7 @@ std::unique_ptr<OutputStream> CreateOrDie(const std::string& path) {
 }
 
 TEST_CASE("an output file appears under its name only when closed") {
-  std::string dir = ScratchDir();
+  std::string dir = MakeTempDir();
   std::string path = dir + "/out.tfrecord";
   auto out = CreateOrDie(path);
   CHECK(out->name() == path);
@@ -60,7 +60,7 @@ TEST_CASE("an output file appears under its name only when closed") {
 }
 
 TEST_CASE("an output destroyed without Close leaves nothing behind") {
-  std::string dir = ScratchDir();
+  std::string dir = MakeTempDir();
   {
     auto out = CreateOrDie(dir + "/out.tfrecord");
     REQUIRE(out->Write(TestBytes(3 << 20)).ok());  // some of it already on disk
@@ -69,7 +69,7 @@ TEST_CASE("an output destroyed without Close leaves nothing behind") {
 }
 
 TEST_CASE("an existing file is replaced only by Close") {
-  std::string dir = ScratchDir();
+  std::string dir = MakeTempDir();
   std::string path = dir + "/out";
   WriteFileOrDie(path, "old");
   auto out = CreateOrDie(path);
@@ -80,7 +80,7 @@ TEST_CASE("an existing file is replaced only by Close") {
 }
 
 TEST_CASE("writes of every size arrive in order") {
-  std::string dir = ScratchDir();
+  std::string dir = MakeTempDir();
   const std::string data = TestBytes((size_t{4} << 20) + 123, 3);
   auto out = CreateOrDie(dir + "/big");
   // Small writes, writes that fill the buffer exactly, and writes larger than the buffer.
@@ -96,7 +96,7 @@ TEST_CASE("writes of every size arrive in order") {
 }
 
 TEST_CASE("a relative output path gets its temporary in the current directory") {
-  std::string dir = ScratchDir();
+  std::string dir = MakeTempDir();
   auto cwd = std::filesystem::current_path();
   std::filesystem::current_path(dir);
   auto r = CreateOutputFile("rel.out");
@@ -116,7 +116,7 @@ TEST_CASE("an output in a missing directory is kNotFound naming the path") {
 }
 
 TEST_CASE("an output path that is a directory is kInvalidArgument") {
-  std::string dir = ScratchDir();
+  std::string dir = MakeTempDir();
   auto r = CreateOutputFile(dir);
   REQUIRE_FALSE(r.ok());
   CHECK(r.status().code() == StatusCode::kInvalidArgument);
@@ -126,7 +126,7 @@ TEST_CASE("an output path that is a directory is kInvalidArgument") {
 }
 
 TEST_CASE("a failed rename fails Close cleanly and removes the temporary") {
-  std::string dir = ScratchDir();
+  std::string dir = MakeTempDir();
   std::string path = dir + "/out";
   auto out = CreateOrDie(path);
   REQUIRE(out->Write("data").ok());
@@ -201,7 +201,7 @@ TEST_CASE("\"-\" writes to standard output") {
 }
 
 TEST_CASE("writing after Close and closing twice are errors") {
-  std::string dir = ScratchDir();
+  std::string dir = MakeTempDir();
   auto out = CreateOrDie(dir + "/out");
   REQUIRE(out->Close().ok());
   CHECK(out->Write("x").code() == StatusCode::kInternal);

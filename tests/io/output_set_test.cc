@@ -10,6 +10,7 @@
 #include <filesystem>
 
 #include "common/fault_streams.h"
+#include "common/test_env.h"
 #include "io/cleanup.h"
 #include "io/file_streams.h"
 #include "io_test_util.h"
@@ -18,7 +19,7 @@ namespace tfq {
 namespace {
 
 using testing::FailingOutputStream;
-using testing::ScratchDir;
+using testing::MakeTempDir;
 
 std::unique_ptr<OutputStream> Create(const std::string& path) {
   auto out = CreateOutputFile(path);
@@ -27,7 +28,7 @@ std::unique_ptr<OutputStream> Create(const std::string& path) {
 }
 
 TEST_CASE("every output is completed when all Close calls succeed") {
-  const std::string dir = ScratchDir();
+  const std::string dir = MakeTempDir();
   auto a = Create(dir + "/a");
   auto b = Create(dir + "/b");
   REQUIRE(a->Write("1").ok());
@@ -40,7 +41,7 @@ TEST_CASE("every output is completed when all Close calls succeed") {
 }
 
 TEST_CASE("a failing Close takes back the outputs completed before it; later ones stay unclosed") {
-  const std::string dir = ScratchDir();
+  const std::string dir = MakeTempDir();
   auto a = Create(dir + "/a");
   // The second output fails at Close, as a full disk shows when the last buffer is flushed.
   auto b = std::make_unique<FailingOutputStream>(dir + "/b", 4, Create(dir + "/b"));
@@ -85,7 +86,7 @@ TEST_CASE("an interrupt while the set is being closed removes the whole set") {
    private:
     const std::string name_ = "interrupting";
   };
-  const std::string dir = ScratchDir();
+  const std::string dir = MakeTempDir();
   fflush(nullptr);
   const pid_t pid = fork();
   REQUIRE(pid >= 0);

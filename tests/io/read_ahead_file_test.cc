@@ -16,7 +16,7 @@
 namespace tfq {
 namespace {
 
-using testing::ScratchDir;
+using testing::MakeTempDir;
 using testing::TestBytes;
 using testing::WriteFileOrDie;
 
@@ -27,7 +27,7 @@ std::unique_ptr<InputStream> OpenReadAhead(const std::string& path, size_t block
 }
 
 TEST_CASE("random Peek/Consume/Skip calls see the file's bytes, whatever the block size") {
-  const std::string dir = ScratchDir();
+  const std::string dir = MakeTempDir();
   for (size_t size : {size_t{0}, size_t{1}, size_t{63}, size_t{64}, size_t{65}, size_t{1000},
                       size_t{64} * 37}) {
     const std::string data = TestBytes(size, static_cast<uint32_t>(size) + 1);
@@ -71,7 +71,7 @@ TEST_CASE("random Peek/Consume/Skip calls see the file's bytes, whatever the blo
 }
 
 TEST_CASE("a Peek larger than every block is handed out contiguous") {
-  const std::string dir = ScratchDir();
+  const std::string dir = MakeTempDir();
   const std::string data = TestBytes(10000, 5);
   WriteFileOrDie(dir + "/f", data);
   auto s = OpenReadAhead(dir + "/f", 16, 2);
@@ -88,7 +88,7 @@ TEST_CASE("a Peek larger than every block is handed out contiguous") {
 
 TEST_CASE("a read error comes after the bytes read before it, naming the file") {
   // pread on a directory fails with EISDIR: an error from the first block on.
-  const std::string dir = ScratchDir();
+  const std::string dir = MakeTempDir();
   int fd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   REQUIRE(fd >= 0);
   auto s = NewReadAheadFileStream("some/dir", fd, 64, 2);
@@ -101,7 +101,7 @@ TEST_CASE("a read error comes after the bytes read before it, naming the file") 
 }
 
 TEST_CASE("destroying the stream midway stops its reading thread") {
-  const std::string dir = ScratchDir();
+  const std::string dir = MakeTempDir();
   const std::string data = TestBytes(size_t{4} << 20, 9);
   WriteFileOrDie(dir + "/f", data);
   for (int i = 0; i < 50; ++i) {
