@@ -8,8 +8,8 @@
 #            --memory plus the constant of docs/shuffle.md). The method tfq picks for this input
 #            (re-reading for 64 KiB records, re-scanning for 1 KiB ones: docs/shuffle.md) is timed,
 #            and the bucket and re-scanning methods forced (--method buckets, --method rescan).
-# Each command runs RUNS times, interleaved with the others (each run starting one command later
-# in the list), and the median is reported. Before
+# Each command runs RUNS times, interleaved with the others (each run in another seeded random
+# order), and the median is reported. Before
 # every timed command the outputs are deleted, `sync` flushes what earlier commands left dirty
 # (untimed), and the input is read once into the page cache; timed commands do not sync.
 # Prints a Markdown table for docs/benchmarks.md.
@@ -70,13 +70,20 @@ commands=(
   "'$tfq' shuffle '$file' -o '$dir/out/x' --seed 1 --memory $memory --method buckets --tmp-dir '$dir/out' -q"
   "'$tfq' shuffle '$file' -o '$dir/out/x' --seed 1 --memory $memory --method rescan -q"
 )
-# Each run starts one command later in the list: on this VM a command's time depends on what the
-# one before it left behind (how much freed memory the host has taken back, what writeback is
-# still doing), and in a fixed order that bias falls on the same command every run.
+# Each run takes the commands in another order (a Fisher-Yates shuffle seeded by the run's
+# number, so every invocation uses the same orders): on this VM a command's time depends on what
+# the one before it left behind (how much freed memory the host has taken back, what writeback
+# is still doing), and in a fixed order, or a rotation of one, that bias falls on the same
+# command every run.
 for ((i = 0; i < runs; ++i)); do
   echo "run $((i + 1)) of $runs ..." >&2
-  for ((k = 0; k < ${#names[@]}; ++k)); do
-    c=$(((i + k) % ${#names[@]}))
+  order=("${!names[@]}")
+  RANDOM=$((i + 1))
+  for ((k = ${#order[@]} - 1; k > 0; --k)); do
+    j=$((RANDOM % (k + 1)))
+    t=${order[k]}; order[k]=${order[j]}; order[j]=$t
+  done
+  for c in "${order[@]}"; do
     run "${names[c]}" "${commands[c]}"
   done
 done
