@@ -6,11 +6,8 @@
 // into a small buffer on the caller's thread), standard input and pipes through io/OpenInputFile.
 // Not through a mapping: every byte is read (verified, hashed, mostly copied), and the kernel's
 // copy into a cache-hot buffer costs less than a page fault per few pages plus an munmap per
-// move of a window. Measured with `tfq shard` on 4 GiB of 1 KiB records (2 cores): 2.3-2.7 s
-// with pread on the caller's thread against 3.0-3.2 s through a 64 MiB window, the same for
-// 64 KiB records; reading ahead then took `tfq shuffle`'s re-scanning of them from 4.5-6.1 s
-// to 4.2-5.4 s (three alternating rounds; the first pass, on one core, overlaps its hashing
-// with the copy), `tfq shard` within the noise (docs/shard.md). Records get a global index counting from 0 across all inputs: the index
+// move of a window (measurements: docs/shard.md, docs/shuffle.md). Records get a global index
+// counting from 0 across all inputs: the index
 // `tfq shard --index` and the shuffle keys refer to.
 #ifndef TFQ_RESHARD_RECORD_SOURCE_H_
 #define TFQ_RESHARD_RECORD_SOURCE_H_

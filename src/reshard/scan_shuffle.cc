@@ -395,29 +395,28 @@ Status ScanShuffle::Drain(const ShuffleKeys& keys, const Emit& emit) {
   for (size_t k = 0; k < ranges.size(); ++k) {
     // Range k + 1 is gathered on another thread while range k is written here. A failed write
     // stops the gathering; an error of both is the write's (it concerns the earlier range).
+    const bool more = k + 1 < ranges.size();
     Status gathered;
+    const auto gather = [&, k] {
+      gathered = Gather(keys, static_cast<uint16_t>(k + 1), ranges[k + 1], blocks[(k + 1) % 2], budget, &stop);
+    };
     std::thread next;
-    if (k + 1 < ranges.size()) {
+    if (more) {
       ++passes_;
-      const auto gather = [&, k] {
-        gathered = Gather(keys, static_cast<uint16_t>(k + 1), ranges[k + 1], blocks[(k + 1) % 2], budget, &stop);
-      };
       try {
         next = std::thread(gather);
       } catch (const std::system_error&) {  // no thread to be had: gather after writing
       }
-      const Status written = EmitRange(ranges[k], blocks[k % 2], budget, emit);
-      if (!written.ok()) stop.store(true);
-      if (next.joinable()) {
-        next.join();
-      } else if (written.ok()) {
-        gather();
-      }
-      TFQ_RETURN_IF_ERROR(written);
-      TFQ_RETURN_IF_ERROR(gathered);
-    } else {
-      TFQ_RETURN_IF_ERROR(EmitRange(ranges[k], blocks[k % 2], budget, emit));
     }
+    const Status written = EmitRange(ranges[k], blocks[k % 2], budget, emit);
+    if (!written.ok()) stop.store(true);
+    if (next.joinable()) {
+      next.join();
+    } else if (more && written.ok()) {
+      gather();
+    }
+    TFQ_RETURN_IF_ERROR(written);
+    TFQ_RETURN_IF_ERROR(gathered);
   }
   return Status::OK();
 }
