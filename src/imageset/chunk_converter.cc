@@ -34,7 +34,7 @@ char* SourceBuffer::Resize(size_t n) {
   if (n > capacity_) {
     // Grow by half again, so that a run of slowly growing files does not reallocate each time.
     const size_t cap = std::max(n, capacity_ + capacity_ / 2);
-    data_ = std::make_unique_for_overwrite<char[]>(cap);  // no zero-fill: the file overwrites it
+    data_ = AllocatePageBuffer(cap);  // read from offset 0: page-aligned is the fast case
     capacity_ = cap;
   }
   size_ = n;

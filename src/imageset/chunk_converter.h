@@ -18,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/page_buffer.h"
 #include "common/status.h"
 #include "image/convert.h"
 #include "imageset/dataset.h"
@@ -46,7 +47,7 @@ class SourceBuffer {
   char* Resize(size_t n);
 
  private:
-  std::unique_ptr<char[]> data_;
+  PageBuffer data_;
   size_t size_ = 0;
   size_t capacity_ = 0;
 };

@@ -60,7 +60,7 @@ void BufferedInputStream::Reserve(size_t min_total) {
   size_t want = std::max(chunk_, min_total);
   if (capacity_ < want) {
     // Grow to exactly what is asked: a one-off 100 MB record must not cost 200 MB.
-    auto bigger = std::make_unique_for_overwrite<char[]>(want);
+    PageBuffer bigger = AllocatePageBuffer(want);
     if (buffered() > 0) std::memcpy(bigger.get(), buffer_.get() + begin_, buffered());
     end_ = buffered();
     begin_ = 0;

@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 
+#include "common/page_buffer.h"
 #include "common/status.h"
 #include "io/input_stream.h"
 
@@ -48,7 +49,7 @@ class BufferedInputStream : public InputStream {
   void Reserve(size_t min_total);
 
   const size_t chunk_;
-  std::unique_ptr<char[]> buffer_;
+  PageBuffer buffer_;  // common/page_buffer.h
   size_t capacity_ = 0;
   size_t begin_ = 0;  // first unconsumed byte
   size_t end_ = 0;    // one past the last buffered byte

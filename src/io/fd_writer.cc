@@ -37,7 +37,7 @@ FdWriter::FdWriter(int fd, std::string name, size_t capacity)
 Status FdWriter::Write(std::string_view data) {
   if (!error_.ok()) return error_;
   if (used_ + data.size() <= capacity_) {
-    if (!buffer_) buffer_ = std::make_unique_for_overwrite<char[]>(capacity_);
+    if (!buffer_) buffer_ = AllocatePageBuffer(capacity_);
     std::memcpy(buffer_.get() + used_, data.data(), data.size());
     used_ += data.size();
     if (used_ == capacity_) return Flush();

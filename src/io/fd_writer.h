@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "common/page_buffer.h"
 #include "common/status.h"
 
 namespace tfq {
@@ -39,7 +40,7 @@ class FdWriter {
   const int fd_;
   const std::string name_;
   const size_t capacity_;
-  std::unique_ptr<char[]> buffer_;  // allocated on the first buffered write
+  PageBuffer buffer_;  // allocated on the first buffered write (common/page_buffer.h says why)
   size_t used_ = 0;
   Status error_;
 };

@@ -15,6 +15,7 @@
 #include <thread>
 #include <utility>
 
+#include "common/page_buffer.h"
 #include "common/status.h"
 
 namespace tfq {
@@ -34,7 +35,7 @@ inline void CpuRelax() {
 }
 
 struct Block {
-  std::unique_ptr<char[]> bytes;
+  PageBuffer bytes;  // filled from a multiple of its size: the fast case (common/page_buffer.h)
   size_t size = 0;  // bytes filled
 };
 
@@ -43,7 +44,7 @@ class ReadAheadFileStream final : public InputStream {
   ReadAheadFileStream(std::string name, int fd, size_t block_bytes, size_t blocks)
       : name_(std::move(name)), fd_(fd), block_bytes_(block_bytes), blocks_(std::max<size_t>(blocks, 1)) {
     for (size_t i = 0; i < blocks_; ++i) {
-      free_.push_back(Block{std::make_unique_for_overwrite<char[]>(block_bytes_), 0});
+      free_.push_back(Block{AllocatePageBuffer(block_bytes_), 0});
     }
     try {
       reader_ = std::thread(&ReadAheadFileStream::ReadLoop, this);

@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <numeric>
 
+#include "common/page_buffer.h"
 #include "reshard/file_sink.h"
 #include "tfrecord/format.h"
 
@@ -51,14 +52,16 @@ Status IndexedShuffle::OpenInputs(std::vector<std::shared_ptr<const SourceFile>>
 Status IndexedShuffle::Drain(const IndexedEmit& emit) {
   std::sort(refs_.begin(), refs_.end(),
             [](const RecordRef& a, const RecordRef& b) { return a.key < b.key; });
-  const uint64_t fixed = refs_.capacity() * sizeof(RecordRef) + max_framed_;
+  const uint64_t fixed = refs_.capacity() * sizeof(RecordRef) + max_framed_ + kPageBytes;
   if (fixed >= memory_ / 2) {
     return Status::ResourceExhausted("the record index alone takes half the memory budget");
   }
   const uint64_t budget = memory_ - fixed;
   std::vector<std::shared_ptr<const SourceFile>> inputs;
   TFQ_RETURN_IF_ERROR(OpenInputs(&inputs));
-  std::unique_ptr<char[]> scratch = std::make_unique_for_overwrite<char[]>(max_framed_);
+  // A page more than the largest record: each is read to its source's offset within a page,
+  // the kernel's fast case (common/page_buffer.h).
+  const PageBuffer scratch_buffer = AllocatePageBuffer(max_framed_ + kPageBytes);
 
   std::vector<uint32_t> order;
   size_t begin = 0;
@@ -83,16 +86,17 @@ Status IndexedShuffle::Drain(const IndexedEmit& emit) {
     }
     for (size_t i = begin; i < end; ++i) {
       const RecordRef& r = refs_[i];
-      TFQ_RETURN_IF_ERROR(ReadAllAt(inputs[r.file]->fd(), scratch.get(), RunCost(r), r.offset, paths_[r.file]));
-      const std::string_view payload(scratch.get() + tfrecord::kHeaderSize, r.size);
+      char* const scratch = PlaceAt(scratch_buffer.get(), r.offset);
+      TFQ_RETURN_IF_ERROR(ReadAllAt(inputs[r.file]->fd(), scratch, RunCost(r), r.offset, paths_[r.file]));
+      const std::string_view payload(scratch + tfrecord::kHeaderSize, r.size);
       // The first pass verified this record; if the bytes differ now, the file changed.
-      if (tfrecord::DecodeFixed64(scratch.get()) != r.size ||
-          tfrecord::DecodeFixed32(scratch.get() + tfrecord::kHeaderSize + r.size) !=
+      if (tfrecord::DecodeFixed64(scratch) != r.size ||
+          tfrecord::DecodeFixed32(scratch + tfrecord::kHeaderSize + r.size) !=
               tfrecord::MaskedCrc(payload.data(), payload.size())) {
         return Status::Corruption(paths_[r.file] + ": the record at byte " + std::to_string(r.offset) +
                                   " changed since it was first read (inputs must not change during a shuffle)");
       }
-      TFQ_RETURN_IF_ERROR(emit(std::string_view(scratch.get(), RunCost(r)), inputs[r.file], r.offset));
+      TFQ_RETURN_IF_ERROR(emit(std::string_view(scratch, RunCost(r)), inputs[r.file], r.offset));
     }
     begin = end;
   }

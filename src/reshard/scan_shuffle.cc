@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "common/cpus.h"
+#include "common/page_buffer.h"
 #include "reshard/checksum.h"
 #include "reshard/file_sink.h"
 #include "tfrecord/format.h"
@@ -252,7 +253,9 @@ Status ScanShuffle::Gather(const ShuffleKeys& keys, uint16_t range_id, const Sca
 
 Status ScanShuffle::Copy(const Located* begin, const Located* end, char* block, Keyed* keyed,
                          const std::atomic<bool>* stop) const {
-  std::unique_ptr<char[]> buffer = std::make_unique_for_overwrite<char[]>(kScanReadBuffer);
+  // A page more than the reads need: each lands at its source's offset within a page, the
+  // kernel's fast case (common/page_buffer.h).
+  const PageBuffer buffer = AllocatePageBuffer(kScanReadBuffer + kPageBytes);
   for (const Located* first = begin; first != end;) {
     if (stop->load(std::memory_order_relaxed)) return Status::Cancelled("shuffle: gathering stopped");
     // Records close together in one file are read with one pread through the buffer: a system
@@ -271,9 +274,10 @@ Status ScanShuffle::Copy(const Located* begin, const Located* end, char* block, 
     if (last == first + 1) {
       TFQ_RETURN_IF_ERROR(ReadAllAt(fd, block + first->dest, span_end - first->offset, first->offset, path));
     } else {
-      TFQ_RETURN_IF_ERROR(ReadAllAt(fd, buffer.get(), span_end - first->offset, first->offset, path));
+      char* const span = PlaceAt(buffer.get(), first->offset);
+      TFQ_RETURN_IF_ERROR(ReadAllAt(fd, span, span_end - first->offset, first->offset, path));
       for (const Located* r = first; r != last; ++r) {
-        std::memcpy(block + r->dest, buffer.get() + (r->offset - first->offset),
+        std::memcpy(block + r->dest, span + (r->offset - first->offset),
                     r->size + tfrecord::kFramingOverhead);
       }
     }
@@ -356,7 +360,7 @@ void ScanShuffle::AssignRanges(const ShuffleKeys& keys, const std::vector<ScanRa
 }
 
 Status ScanShuffle::Drain(const ShuffleKeys& keys, const Emit& emit) {
-  const uint64_t fixed = TableBytes() + copiers_ * kScanReadBuffer;
+  const uint64_t fixed = TableBytes() + copiers_ * (kScanReadBuffer + kPageBytes);
   if (fixed >= memory_ / 2) {
     return Status::ResourceExhausted("the record table alone takes half the memory budget");
   }

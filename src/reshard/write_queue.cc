@@ -98,7 +98,7 @@ int WriteQueue::Copy(Lane* lane, int fd, const CopyRange& range) {
     if (errno != EXDEV && errno != EINVAL && errno != ENOSYS && errno != EOPNOTSUPP) return errno;
     lane->copy_unsupported = true;  // across file systems, or not supported: copy by hand
   }
-  if (left > 0 && !lane->copy_buffer) lane->copy_buffer = std::make_unique_for_overwrite<char[]>(kCopyBuffer);
+  if (left > 0 && !lane->copy_buffer) lane->copy_buffer = AllocatePageBuffer(kCopyBuffer);
   while (left > 0) {
     const ssize_t n = pread(range.source->fd(), lane->copy_buffer.get(), std::min<uint64_t>(left, kCopyBuffer), in);
     if (n < 0 && errno == EINTR) continue;

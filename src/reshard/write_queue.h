@@ -22,6 +22,7 @@
 #include <thread>
 #include <vector>
 
+#include "common/page_buffer.h"
 #include "common/status.h"
 
 namespace tfq::reshard {
@@ -90,7 +91,7 @@ class WriteQueue {
     std::deque<Job> jobs;
     bool stop = false;
     bool copy_unsupported = false;  // copy_file_range failed once: use the buffer from then on
-    std::unique_ptr<char[]> copy_buffer;
+    PageBuffer copy_buffer;
     std::thread thread;
   };
   void Submit(Job job);
