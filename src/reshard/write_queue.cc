@@ -18,10 +18,18 @@ constexpr size_t kCopyBuffer = size_t{1} << 20;  // for copies copy_file_range c
 SourceFile::~SourceFile() { close(fd_); }
 
 Result<std::unique_ptr<SourceFile>> SourceFile::OpenAgain(const std::string& path) {
-  int fd;
-  do {
-    fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  } while (fd < 0 && errno == EINTR);
+  const auto open_retrying = [&](int flags) {
+    int fd;
+    do {
+      fd = open(path.c_str(), flags);
+    } while (fd < 0 && errno == EINTR);
+    return fd;
+  };
+  // The re-reading shuffles pread inputs a record at a time, millions of times: without
+  // O_NOATIME each pread checks whether the access time is due (about 8% of a 1 KiB pread's
+  // cost, measured on Zen 3). Only the file's owner (or CAP_FOWNER) may ask for it.
+  int fd = open_retrying(O_RDONLY | O_CLOEXEC | O_NOATIME);
+  if (fd < 0 && errno == EPERM) fd = open_retrying(O_RDONLY | O_CLOEXEC);
   if (fd < 0) return Status::FromErrno(path + ": cannot open it again", errno);
   return std::make_unique<SourceFile>(fd);
 }

@@ -65,6 +65,21 @@ checks=$((checks + 1)); cmp -s "$WORK/o/rr-00000-of-00001" "$WORK/o/rm-00000-of-
 checks=$((checks + 1)); [[ $(count "$WORK/o/bkt-00000-of-00001") == 200000 ]] || fail "bucket count"
 expect_no_temporaries "$WORK/o"
 
+# Re-scanning and re-reading open the inputs again asking not to update their access time
+# (O_NOATIME), which only a file's owner may ask for: someone who may read an input but does not
+# own it gets the same bytes. Run as nobody where root can switch to it.
+if [[ $(id -u) == 0 ]] && command -v setpriv >/dev/null &&
+   setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$TFQ" 2>/dev/null; then
+  as_nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+  mkdir -p "$WORK/nobody" && chmod 755 "$WORK" "$WORK/in" && chmod 777 "$WORK/nobody"
+  expect_exit 0 "${as_nobody[@]}" "$TFQ" shuffle "$WORK/in/med.tfrecord" -o "$WORK/nobody/scan" --seed 5 --memory 24MiB --method rescan
+  checks=$((checks + 1)); cmp -s "$WORK/o/mem-00000-of-00001" "$WORK/nobody/scan-00000-of-00001" || fail "re-scanning another's file changed the result"
+  expect_exit 0 "${as_nobody[@]}" "$TFQ" shuffle "$WORK/in/big.tfrecord" -o "$WORK/nobody/rr" --seed 5 --memory 24MiB --method reread
+  checks=$((checks + 1)); cmp -s "$WORK/o/rm-00000-of-00001" "$WORK/nobody/rr-00000-of-00001" || fail "re-reading another's file changed the result"
+else
+  echo "shuffle_test: skipping the not-the-owner runs (needs root and setpriv, and $TFQ runnable by nobody)"
+fi
+
 # Peak resident memory within --memory plus a few MiB (not measurable under AddressSanitizer).
 # The binary is searched directly: `ldd | grep -q` under pipefail fails whenever grep quits
 # before ldd has written everything (SIGPIPE), which ran these checks under ASan now and then.
