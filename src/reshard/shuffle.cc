@@ -212,13 +212,21 @@ Status ShuffleScan(const std::vector<std::string>& paths, const ShuffleOptions& 
     for (size_t k = 0; k < hashes.size();) {
       Result<ShardCutter::Run> run = cut.NextRun(hashes.size() - k);
       if (!run.ok()) return run.status();
-      const uint64_t begin = pos;
-      RecordChecksum sum;
-      for (const size_t end = k + run->records; k < end; ++k) {
-        pos += tfrecord::DecodeFixed64(framed.data() + pos) + tfrecord::kFramingOverhead;
-        sum.AddHash(hashes[k]);
+      const size_t end = k + run->records;
+      // A run that ends inside the range (at a shard's end) is found by walking its records'
+      // headers; one that takes the rest of the range ends where the range does. (The walk costs
+      // a cache miss per record in a block of hundreds of MiB: 2% of a 1 KiB-record shuffle.)
+      uint64_t run_end = framed.size();
+      if (end < hashes.size()) {
+        run_end = pos;
+        for (size_t i = k; i < end; ++i) {
+          run_end += tfrecord::DecodeFixed64(framed.data() + run_end) + tfrecord::kFramingOverhead;
+        }
       }
-      TFQ_RETURN_IF_ERROR(set.WriteFramedRecords(run->shard, framed.substr(begin, pos - begin), sum));
+      RecordChecksum sum;
+      for (; k < end; ++k) sum.AddHash(hashes[k]);
+      TFQ_RETURN_IF_ERROR(set.WriteFramedRecords(run->shard, framed.substr(pos, run_end - pos), sum));
+      pos = run_end;
     }
     return Status::OK();
   };
