@@ -2,11 +2,12 @@
 //
 // The default is a uniform shuffle of all records of all inputs: record j (global index) gets
 // the key ShuffleKeys(seed)(j) and the output is the records in key order, found in memory when
-// they fit in the budget, otherwise through temporary buckets (reshard/bucket_shuffle.h) or, for
-// large records in regular uncompressed files, by reading them again in key order
-// (reshard/indexed_shuffle.h), or, for smaller records in files the page cache can hold, by
-// scanning them once per key range (reshard/scan_shuffle.h), with the same result every way. The shuffled sequence is cut into N shards of consecutive
-// records (sizes differ by at most one), written one after another.
+// they fit in the budget; otherwise, for regular uncompressed files the page cache can hold, by
+// scanning them once per key range (reshard/scan_shuffle.h); for large records in files it
+// cannot hold, by reading them again in key order (reshard/indexed_shuffle.h); else through
+// temporary buckets (reshard/bucket_shuffle.h). The result is the same every way. The shuffled
+// sequence is cut into N shards of consecutive records (sizes differ by at most one), written
+// one after another.
 //
 // With `window` > 0 it is instead tf.data's streaming shuffle(buffer_size): a buffer of
 // `window` records, each output drawn uniformly from it and replaced by the next input. Cheap
@@ -55,6 +56,14 @@ struct ShuffleOptions {
 };
 
 Status ValidateShuffleOptions(const ShuffleOptions& options);
+
+// The method kAuto runs (docs/shuffle.md): re-scanning when the inputs are regular uncompressed
+// files larger than `arena_bytes` that the page cache can hold (at most half of `mem_available`)
+// in at most kScanMaxPasses passes; otherwise re-reading for large records in such files;
+// otherwise buckets (which stay in memory when everything fits). Sets *expected_records from the
+// survey's sampled mean record size (0 when nothing was sampled).
+ShuffleMethod ChooseShuffleMethod(const InputSurvey& survey, uint64_t arena_bytes,
+                                  uint64_t mem_available, uint64_t* expected_records);
 
 // Reads `paths` (already glob-expanded) and writes the shuffled shards. The outputs appear only
 // if every record arrived exactly once (CheckChecksums); *summary is filled as far as it got.

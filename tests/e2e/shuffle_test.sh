@@ -13,7 +13,7 @@ make_rows "$WORK/b.jsonl" 200 300
 small=("$WORK/in/a.tfrecord" "$WORK/in/b.tfrecord.gz")
 # ~43 MB of 200-byte records: more than the 12 MiB of records --memory 24MiB allows, so a plain
 # file is re-scanned once per key range (through buckets when asked, or when compressed). And
-# ~30 MB of 24 KB records, which plain files let tfq re-read instead.
+# ~30 MB of 24 KB records, which tfq may also re-read one by one (--method reread).
 make_rows "$WORK/med.jsonl" 0 200000 150
 "$TFQ" convert "$WORK/med.jsonl" -o "$WORK/in/med.tfrecord" -q || die "convert med"
 make_rows "$WORK/big.jsonl" 0 1250 24000
@@ -58,8 +58,11 @@ for k in 0 1 2; do
 done
 expect_exit 2 "$TFQ" shuffle "${small[@]}" -o "$WORK/o/nz" --seed 5 --method rescan
 expect_stderr_contains "re-scanning needs regular, uncompressed input files"
-expect_exit 0 "$TFQ" shuffle "$WORK/in/big.tfrecord" -o "$WORK/o/rr" --seed 5 --memory 24MiB
+expect_exit 0 "$TFQ" shuffle "$WORK/in/big.tfrecord" -o "$WORK/o/rr" --seed 5 --memory 24MiB --method reread
 expect_stderr_contains "(re-read in"
+expect_exit 0 "$TFQ" shuffle "$WORK/in/big.tfrecord" -o "$WORK/o/rs" --seed 5 --memory 24MiB
+expect_stderr_contains "(re-scanned in"  # large records too, while the page cache holds them
+checks=$((checks + 1)); cmp -s "$WORK/o/rr-00000-of-00001" "$WORK/o/rs-00000-of-00001" || fail "re-scanning large records changed the result"
 expect_exit 0 "$TFQ" shuffle "$WORK/in/big.tfrecord" -o "$WORK/o/rm" --seed 5 --memory 1GB -q
 checks=$((checks + 1)); cmp -s "$WORK/o/rr-00000-of-00001" "$WORK/o/rm-00000-of-00001" || fail "re-reading changed the result"
 checks=$((checks + 1)); [[ $(count "$WORK/o/bkt-00000-of-00001") == 200000 ]] || fail "bucket count"
@@ -84,7 +87,7 @@ fi
 # The binary is searched directly: `ldd | grep -q` under pipefail fails whenever grep quits
 # before ldd has written everything (SIGPIPE), which ran these checks under ASan now and then.
 if [[ -x /usr/bin/time ]] && ! grep -q __asan_init "$TFQ"; then
-  for run in med:auto med:buckets big:auto; do  # re-scanning, buckets, re-reading
+  for run in med:auto med:buckets big:reread; do  # re-scanning, buckets, re-reading
     input=${run%:*}
     /usr/bin/time -v "$TFQ" shuffle "$WORK/in/$input.tfrecord" -o "$WORK/o/rss-$input" --seed 1 --memory 24MiB \
       --method "${run#*:}" --tmp-dir "$WORK/tmp" -q 2>"$WORK/time"

@@ -66,7 +66,7 @@ TEST_CASE("a shuffled permutation of all inputs, cut into near-equal shards") {
   CHECK(summary.shards[2].records == 334);
 }
 
-TEST_CASE("the same bytes out in memory, through buckets and by re-reading") {
+TEST_CASE("the same bytes out in memory, through buckets, by re-reading and by re-scanning") {
   Fixture big(40000);  // 1000 records of 40 KB: twice the 20 MiB arena of the smallest --memory
   ShuffleOptions roomy = big.Options("roomy", 7);
   roomy.memory = 256 << 20;
@@ -74,24 +74,64 @@ TEST_CASE("the same bytes out in memory, through buckets and by re-reading") {
   buckets.memory = kMinShuffleMemory;
   buckets.method = ShuffleMethod::kBuckets;
   buckets.tmp_dir = testing::MakeTempDir();
+  ShuffleOptions reread = big.Options("reread", 7);
+  reread.memory = kMinShuffleMemory;
+  reread.method = ShuffleMethod::kIndexed;
   ShuffleOptions automatic = big.Options("auto", 7);
   automatic.memory = kMinShuffleMemory;
-  for (ShuffleOptions* o : {&roomy, &buckets, &automatic}) o->shards = 2;
-  RunSummary s_roomy, s_buckets, s_auto;
+  for (ShuffleOptions* o : {&roomy, &buckets, &reread, &automatic}) o->shards = 2;
+  RunSummary s_roomy, s_buckets, s_reread, s_auto;
   const auto expected = big.Run(roomy, &s_roomy);
   CHECK(big.Run(buckets, &s_buckets) == expected);
+  CHECK(big.Run(reread, &s_reread) == expected);
   CHECK(big.Run(automatic, &s_auto) == expected);
   CHECK(s_roomy.method == "in memory");
   CHECK(s_buckets.method.find("buckets") != std::string::npos);
   CHECK(s_buckets.temporary_bytes > 40000000);
-  CHECK(s_auto.method.find("re-read in") == 0);  // large records in plain files
+  CHECK(s_reread.method.find("re-read in") == 0);
+  CHECK(s_reread.temporary_bytes == 0);
+  CHECK(s_auto.method.find("re-scanned in") == 0);  // plain files the page cache holds
   CHECK(s_auto.temporary_bytes == 0);
   for (uint64_t k = 0; k < 2; ++k) {
     const std::string bytes = testing::ReadFileOrDie(tfrecord::ShardName(roomy.output.prefix, k, 2));
     CHECK(testing::ReadFileOrDie(tfrecord::ShardName(buckets.output.prefix, k, 2)) == bytes);
+    CHECK(testing::ReadFileOrDie(tfrecord::ShardName(reread.output.prefix, k, 2)) == bytes);
     CHECK(testing::ReadFileOrDie(tfrecord::ShardName(automatic.output.prefix, k, 2)) == bytes);
   }
   CHECK(ListDir(buckets.tmp_dir).empty());  // the spill file never had a name
+}
+
+TEST_CASE("auto re-scans what the page cache holds, re-reads large records beyond it, else buckets") {
+  constexpr uint64_t kGiB = uint64_t{1} << 30;
+  const uint64_t arena = uint64_t{488} << 20;  // --memory 512MB
+  const auto survey = [](uint64_t file_bytes, uint64_t record_bytes) {
+    InputSurvey s;
+    s.file_bytes = file_bytes;
+    s.sampled_records = 64;
+    s.sampled_bytes = 64 * record_bytes;
+    return s;
+  };
+  uint64_t records = 0;
+  // 4 GiB of 64 KiB records: re-scanned while the cache holds them twice over, else re-read.
+  CHECK(ChooseShuffleMethod(survey(4 * kGiB, 64 << 10), arena, 24 * kGiB, &records) == ShuffleMethod::kScan);
+  CHECK(records == 65536);
+  CHECK(ChooseShuffleMethod(survey(4 * kGiB, 64 << 10), arena, 8 * kGiB, &records) == ShuffleMethod::kScan);
+  CHECK(ChooseShuffleMethod(survey(4 * kGiB, 64 << 10), arena, 8 * kGiB - 1, &records) ==
+        ShuffleMethod::kIndexed);
+  // 1 KiB records are never re-read one by one: beyond the cache they go through buckets.
+  CHECK(ChooseShuffleMethod(survey(4 * kGiB, 1 << 10), arena, 24 * kGiB, &records) == ShuffleMethod::kScan);
+  CHECK(ChooseShuffleMethod(survey(4 * kGiB, 1 << 10), arena, 4 * kGiB, &records) == ShuffleMethod::kBuckets);
+  // More than kScanMaxPasses passes (about 32 times the budget) go back to re-reading.
+  CHECK(ChooseShuffleMethod(survey(64 * kGiB, 1 << 20), arena, 256 * kGiB, &records) ==
+        ShuffleMethod::kIndexed);
+  // What fits in memory, compressed inputs and standard input go through buckets.
+  CHECK(ChooseShuffleMethod(survey(arena, 64 << 10), arena, 24 * kGiB, &records) == ShuffleMethod::kBuckets);
+  InputSurvey compressed = survey(4 * kGiB, 64 << 10);
+  compressed.sizes_exact = false;
+  CHECK(ChooseShuffleMethod(compressed, arena, 24 * kGiB, &records) == ShuffleMethod::kBuckets);
+  InputSurvey piped = survey(4 * kGiB, 64 << 10);
+  piped.rereadable = false;
+  CHECK(ChooseShuffleMethod(piped, arena, 24 * kGiB, &records) == ShuffleMethod::kBuckets);
 }
 
 TEST_CASE("small records and compressed inputs go through buckets; re-reading can be forced") {
