@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "app_common.h"
+#include "common/json_output.h"
 #include "bench/bench.h"
 #include "bench/compare.h"
 #include "bench/machine.h"
@@ -108,7 +109,7 @@ Status ResolveOptions(const BenchFlags& flags, bench::BenchOptions* options) {
 Status SaveJson(const std::string& path, const nlohmann::json& j) {
   Result<std::unique_ptr<OutputStream>> out = CreateOutputFile(path);
   if (!out.ok()) return out.status();
-  TFQ_RETURN_IF_ERROR((*out)->Write(j.dump(2) + "\n"));
+  TFQ_RETURN_IF_ERROR((*out)->Write(ToJsonText(j, 2) + "\n"));
   return (*out)->Close();
 }
 
@@ -152,7 +153,7 @@ int RunBenchCommand(const BenchFlags& flags) {
     if (!s.ok()) return ReportError(s);
   }
   StdoutBuffer out;
-  out.buffer() = flags.json ? json.dump(2) + "\n" : bench::FormatReport(*report);
+  out.buffer() = flags.json ? ToJsonText(json, 2) + "\n" : bench::FormatReport(*report);
   s = out.Finish();
   // A closed stdout (`tfq bench | head`) must not hide the gate's verdict.
   if (!s.ok() && s.code() != StatusCode::kBrokenPipe) return ReportError(s);

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdio>
 
+#include "common/json_output.h"
 #include "app_common.h"
 #include "common/byte_size.h"
 #include "commands.h"
@@ -47,7 +48,7 @@ void PrintSummary(const ConvertFlags& flags, const ConvertSummary& s) {
       j["rows"] = s.rows;
       j["rows_per_second"] = s.seconds > 0 ? static_cast<double>(s.rows) / s.seconds : 0;
     }
-    std::printf("%s\n", j.dump().c_str());
+    std::printf("%s\n", ToJsonText(j).c_str());
   } else if (!flags.quiet && s.rows) {  // tables: rows read and their rate
     std::fprintf(stderr, "tfq: read %llu rows, wrote %llu %s to %zu file%s (%llu bytes) in %.2f s (%.0f rows/s)\n",
                  static_cast<unsigned long long>(s.rows), static_cast<unsigned long long>(s.records),

@@ -3,6 +3,7 @@
 
 #include <cstdio>
 
+#include "common/json_output.h"
 #include "example/example_view.h"
 #include "example/json_forms.h"
 #include "io/file_streams.h"
@@ -25,7 +26,7 @@ int RunCount(const InspectOptions& opts, const std::vector<std::string>& paths,
   if (opts.json) {
     nlohmann::json files = nlohmann::json::array();
     for (const auto& r : reports) files.push_back({{"path", r.path}, {"records", r.records}});
-    std::printf("%s\n", nlohmann::json({{"records", totals["records"]}, {"files", files}}).dump().c_str());
+    std::printf("%s\n", ToJsonText(nlohmann::json({{"records", totals["records"]}, {"files", files}})).c_str());
   } else {
     std::printf("%llu\n", static_cast<unsigned long long>(totals["records"].get<uint64_t>()));
   }
@@ -56,7 +57,7 @@ int RunVerify(const InspectOptions& opts, const std::vector<std::string>& paths,
     nlohmann::json out = totals;
     out["ok"] = exit_code == kExitOk;
     out["per_file"] = files;
-    std::printf("%s\n", out.dump().c_str());
+    std::printf("%s\n", ToJsonText(out).c_str());
   } else {
     std::fprintf(exit_code == kExitOk ? stdout : stderr, "%s: %llu records in %zu files%s\n",
                  exit_code == kExitOk ? "OK" : "FAILED",

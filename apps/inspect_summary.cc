@@ -4,6 +4,7 @@
 #include <map>
 
 #include "common/byte_size.h"
+#include "common/json_output.h"
 #include "example/example_view.h"
 #include "inspect.h"
 #include "inspect/feature_stats.h"
@@ -116,7 +117,7 @@ int RunInspectSummary(const InspectOptions& opts, const std::vector<std::string>
   if (opts.stats) {
     nlohmann::json out = stats.ToJson();
     out["totals"] = totals;
-    std::printf("%s\n", out.dump(opts.json ? -1 : 2).c_str());
+    std::printf("%s\n", ToJsonText(out, opts.json ? -1 : 2).c_str());
     return exit_code;
   }
   if (opts.json) {
@@ -127,7 +128,7 @@ int RunInspectSummary(const InspectOptions& opts, const std::vector<std::string>
     out["message"] = opts.raw ? "raw" : opts.sequence ? "SequenceExample" : "Example";
     out["parsed_records"] = parsed;
     out["schema"] = schema.ToJson(opts.sequence);
-    std::printf("%s\n", out.dump().c_str());
+    std::printf("%s\n", ToJsonText(out).c_str());
   } else {
     PrintText(reports, totals, schema, opts.sequence, parsed);
   }

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/json_output.h"
 #include "common/byte_size.h"
 
 namespace tfq::app {
@@ -84,7 +85,7 @@ void PrintReshardSummary(const std::string& command, const reshard::RunSummary& 
                         {"temporary_bytes", s.temporary_bytes},
                         {"dropped_records", s.skipped.corrupt_records},
                         {"seconds", seconds}};
-    std::printf("%s\n", j.dump().c_str());
+    std::printf("%s\n", ToJsonText(j).c_str());
     return;
   }
   if (quiet) return;

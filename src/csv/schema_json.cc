@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "csv/schema.h"
+#include "common/json_output.h"
 #include "csv/values.h"
 
 namespace tfq::csv {
@@ -25,7 +26,7 @@ Result<std::string> ScalarText(const Json& v) {
     return std::string(buf, r.ptr);
   }
   return Status::InvalidArgument("a default must be a number, a string or (for a list column) "
-                                 "an array of them, not " + v.dump());
+                                 "an array of them, not " + ToJsonText(v));
 }
 
 Result<ColumnSpec> SpecFromJson(const Json& j, std::string name) {
@@ -37,7 +38,7 @@ Result<ColumnSpec> SpecFromJson(const Json& j, std::string name) {
     spec.kind = *kind;
     return spec;
   }
-  if (!j.is_object()) return Status::InvalidArgument("a column must be an object, not " + j.dump());
+  if (!j.is_object()) return Status::InvalidArgument("a column must be an object, not " + ToJsonText(j));
   bool has_kind = false;
   for (auto it = j.begin(); it != j.end(); ++it) {
     const std::string& key = it.key();
@@ -172,7 +173,7 @@ std::string SchemaToJson(const Schema& schema) {
     }
     if (c.required) j["required"] = true;
     // Replacement of invalid UTF-8 keeps the writer total; names come from user files.
-    out += "  " + j.dump(-1, ' ', false, Json::error_handler_t::replace);
+    out += "  " + ToJsonText(j);
     out += i + 1 < schema.columns.size() ? ",\n" : "\n";
   }
   out += "]}\n";

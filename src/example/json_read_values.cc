@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "example/base64.h"
+#include "common/json_output.h"
 #include "example/json_read_internal.h"
 #include "example/json_text.h"
 
@@ -99,7 +100,7 @@ Status JsonToFloat(const Json& value, bool allow_numeric_strings, const std::str
     const double d = value.get<double>();
     *out = static_cast<float>(d);
     if (std::isfinite(d) && !std::isfinite(*out)) {
-      return JsonError(where, value.dump() + " is out of float32 range");
+      return JsonError(where, ToJsonText(value) + " is out of float32 range");
     }
     return Status::OK();
   }
@@ -145,7 +146,7 @@ Status JsonToInt64(const Json& value, bool allow_strings, const std::string& whe
       *out = static_cast<int64_t>(d);
       return Status::OK();
     }
-    return JsonError(where, "expected an int64, got " + value.dump());
+    return JsonError(where, "expected an int64, got " + ToJsonText(value));
   }
   if (value.is_string() && allow_strings) {
     const std::string& s = value.get_ref<const std::string&>();

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "convert/line_reader.h"
+#include "common/json_output.h"
 #include "csv/chunker.h"
 #include "csv/parser.h"
 #include "imageset/dataset.h"
@@ -82,9 +83,9 @@ Status ScalarText(const nlohmann::json& v, std::string* text, bool* is_string) {
     *text = v.get<std::string>();
     *is_string = true;
   } else if (v.is_number_integer()) {
-    *text = v.dump();
+    *text = ToJsonText(v);
   } else if (v.is_number_float()) {
-    *text = v.dump();
+    *text = ToJsonText(v);
   } else if (v.is_null()) {
     text->clear();
   } else if (v.is_boolean()) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "common/json_output.h"
 #include "imageset/chunk_converter.h"
 #include "io/file_streams.h"
 
@@ -96,7 +97,7 @@ Result<RunManifest> ManifestFromJson(const nlohmann::ordered_json& j, const std:
 Status WriteManifest(const RunManifest& m, const std::string& path) {
   auto out = CreateOutputFile(path);
   if (!out.ok()) return out.status();
-  TFQ_RETURN_IF_ERROR((*out)->Write(ManifestToJson(m).dump(2) + "\n"));
+  TFQ_RETURN_IF_ERROR((*out)->Write(ToJsonText(ManifestToJson(m), 2) + "\n"));
   return (*out)->Close();
 }
 
