@@ -39,6 +39,39 @@ std::string KindOfPath(const std::string& path, bool is_input) {
   return "tfrecord";
 }
 
+// --task-index/--num-tasks mean the same in every direction: this task writes the shards k with
+// k % num_tasks == task_index, and the tasks together write what one run would. Only sharded
+// TFRecord output can be split that way; anything else refuses the flags rather than ignore them.
+Status CheckTaskPartition(const ConvertFlags& flags, const Conversion& conversion) {
+  if (flags.num_tasks < 1) return Status::InvalidArgument("--num-tasks must be at least 1");
+  if (flags.task_index >= flags.num_tasks) {
+    return Status::InvalidArgument("--task-index " + std::to_string(flags.task_index) +
+                                   " must be below --num-tasks " + std::to_string(flags.num_tasks) +
+                                   " (tasks are numbered from 0)");
+  }
+  if (flags.num_tasks == 1) return Status::OK();
+  if (std::string_view(conversion.to) != "tfrecord") {
+    return Status::InvalidArgument("--task-index/--num-tasks split sharded TFRecord output; " +
+                                   flags.output + " is one " + conversion.to + " file");
+  }
+  if (std::string_view(conversion.from) != "images" && flags.shards == 0) {
+    return Status::InvalidArgument("--task-index/--num-tasks need --shards N: each task writes the "
+                                   "shards k with k % num-tasks == task-index");
+  }
+  return Status::OK();
+}
+
+// What the outputs take on disk (compressed sizes for .gz), where they are files.
+uint64_t OutputBytes(const ConvertSummary& s) {
+  uint64_t total = 0;
+  for (const std::string& path : s.outputs) {
+    struct stat st;
+    if (path == "-" || stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return s.bytes;
+    total += static_cast<uint64_t>(st.st_size);
+  }
+  return total;
+}
+
 void PrintSummary(const ConvertFlags& flags, const ConvertSummary& s) {
   const double rate = s.seconds > 0 ? static_cast<double>(s.records) / s.seconds : 0;
   if (flags.json) {
@@ -79,6 +112,7 @@ int RunConvert(const ConvertFlags& flags) {
     return ReportError(Status::InvalidArgument("cannot convert " + from + " to " + to +
                                                " (supported: " + supported + "; see --from/--to)"));
   }
+  if (Status s = CheckTaskPartition(flags, *conversion); !s.ok()) return ReportError(s);
   // A killed earlier run of this job left hidden temporaries beside -o: remove them now (any
   // other tfq run's are only reported).
   CleanAndReportLeftovers({flags.output, {}, {}});
@@ -87,6 +121,7 @@ int RunConvert(const ConvertFlags& flags) {
   Status s = conversion->run(flags, inputs.value(), &summary);
   summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!s.ok()) return ReportError(s);
+  summary.bytes = OutputBytes(summary);
   PrintSummary(flags, summary);
   return summary.failures ? kExitInputsFailed : kExitOk;
 }
@@ -139,6 +174,12 @@ void SetupConvertCommand(CLI::App& app, int* exit_code) {
                   "refuse CSV input with more columns than this (bounds memory)")
       ->capture_default_str();
   cmd->add_option("--threads", flags->threads, "worker threads (default: all cores)");
+  cmd->add_option("--task-index", flags->task_index,
+                  "with --num-tasks: write only the shards k with k % num-tasks == task-index")
+      ->capture_default_str();
+  cmd->add_option("--num-tasks", flags->num_tasks,
+                  "split the shards among this many tasks (machines or processes) run with the same flags")
+      ->capture_default_str();
   cmd->add_flag("-q,--quiet", flags->quiet, "no progress and no summary line");
   cmd->add_flag("--json", flags->json, "print the summary as JSON on stdout");
   for (const Conversion* c : kConversions) {
@@ -151,6 +192,7 @@ void SetupConvertCommand(CLI::App& app, int* exit_code) {
       "  tfq convert photos/ -o out/train --size 224x224 --shards 8 --suffix .tfrecord\n"
       "  tfq convert imagenet/train -o out/train --shorter-side 256 --label-offset 1 --shard-size 128MB\n"
       "  tfq convert photos/ -o out/train --shards 64 --task-index 2 --num-tasks 8   # one of 8 machines\n"
+      "  tfq convert rows.csv -o out/train --shards 16 --task-index 0 --num-tasks 4\n"
       "  tfq convert photos/ -o out/train --shards 64 --num-tasks 8 --merge-manifests\n");
   cmd->callback([flags, exit_code] { *exit_code = RunConvert(*flags); });
 }

@@ -31,6 +31,10 @@ struct ConvertFlags {
   bool quiet = false;
   bool json = false;
   int threads = 0;  // 0: all cores
+  // Scale-out: this task writes only the shards k with k % num_tasks == task_index (validated
+  // by convert.cc for every direction: only sharded TFRecord output can be partitioned).
+  uint64_t task_index = 0;
+  uint64_t num_tasks = 1;
   // Input limits (docs/limits.md): TFRecord records, gzip/zlib expansion, CSV rows and JSON lines.
   std::string max_record_size = "1GiB";
   std::string max_decompressed = "100x";

@@ -20,8 +20,8 @@
 #include "convert.h"
 #include "convert/csv_to_records.h"
 #include "csv/schema.h"
-#include "io/output_set.h"
 #include "tfrecord/open.h"
+#include "tfrecord/sharded_writer.h"
 
 namespace tfq::app {
 
@@ -116,50 +116,72 @@ Result<CsvToRecordsOptions> MakeOptions(const ConvertFlags& flags, const std::st
   return o;
 }
 
-// Where the records go: one file, or shard k % N for record k.
+// Where the records go: one file, or shard k % N for record k (only this task's shards).
 class RecordOutputs {
  public:
   Status Open(const ConvertFlags& flags) {
     Result<Compression> compression = ParseCompression(flags.compression);
     if (!compression.ok()) return compression.status();
-    const uint64_t n = flags.shards > 0 ? flags.shards : 1;
-    for (uint64_t k = 0; k < n; ++k) {
-      const std::string path = flags.shards > 0
-                                   ? tfrecord::ShardName(flags.output, k, n, flags.suffix)
-                                   : flags.output;
-      auto out = tfrecord::CreateRecordOutput(path, *compression);
+    if (flags.shards == 0) {
+      auto out = tfrecord::CreateRecordOutput(flags.output, *compression);
       if (!out.ok()) return out.status();
-      outputs_.push_back(std::move(out).value());
-      paths_.push_back(path);
+      single_ = std::move(out).value();
+      single_path_ = flags.output;
+      return Status::OK();
     }
+    tfrecord::ShardedWriterOptions options;
+    options.prefix = flags.output;
+    options.num_shards = flags.shards;
+    options.suffix = flags.suffix;
+    options.compression = *compression == Compression::kAuto ? CompressionFromExtension(flags.suffix)
+                                                              : *compression;
+    options.task_index = flags.task_index;
+    options.num_tasks = flags.num_tasks;
+    auto sharded = tfrecord::ShardedRecordWriter::Create(options);
+    if (!sharded.ok()) return sharded.status();
+    sharded_ = std::move(sharded).value();
     return Status::OK();
   }
 
   Status Write(std::string_view framed, std::span<const size_t> ends) {
-    if (outputs_.size() == 1) return outputs_[0]->Write(framed);
+    if (single_) {
+      records_ += ends.size();
+      return single_->Write(framed);
+    }
     size_t begin = 0;
     for (size_t end : ends) {
-      TFQ_RETURN_IF_ERROR(outputs_[next_ % outputs_.size()]->Write(framed.substr(begin, end - begin)));
-      ++next_;
+      const uint64_t shard = next_++ % sharded_->num_shards();
+      if (sharded_->owns(shard)) {
+        TFQ_RETURN_IF_ERROR(sharded_->WriteFramed(shard, framed.substr(begin, end - begin)));
+      }
       begin = end;
     }
     return Status::OK();
   }
 
-  // All shards or none (io/output_set.h).
+  // All shards or none (io/output_set.h). Counts what this task wrote.
   Status Close(ConvertSummary* summary) {
-    std::vector<OutputStream*> outputs;
-    for (const auto& out : outputs_) outputs.push_back(out.get());
-    TFQ_RETURN_IF_ERROR(CloseTogether(outputs));
-    for (size_t k = 0; k < outputs_.size(); ++k) summary->bytes += outputs_[k]->bytes_written();
-    summary->outputs = paths_;
+    if (single_) {
+      TFQ_RETURN_IF_ERROR(single_->Close());
+      summary->outputs = {single_path_};
+      summary->records = records_;
+      return Status::OK();
+    }
+    TFQ_RETURN_IF_ERROR(sharded_->Close());
+    for (const tfrecord::ShardInfo& shard : sharded_->shards()) {
+      if (shard.path.empty()) continue;  // another task's
+      summary->outputs.push_back(shard.path);
+      summary->records += shard.records;
+    }
     return Status::OK();
   }
 
  private:
-  std::vector<std::unique_ptr<OutputStream>> outputs_;
-  std::vector<std::string> paths_;
+  std::unique_ptr<OutputStream> single_;
+  std::string single_path_;
+  std::unique_ptr<tfrecord::ShardedRecordWriter> sharded_;
   uint64_t next_ = 0;
+  uint64_t records_ = 0;
 };
 
 // "\r[#########-----------]  45%  12.3 MB/s  123456 rows" at most ten times a second.
@@ -238,7 +260,6 @@ Status CsvToTfRecord(const ConvertFlags& flags, const std::vector<std::string>& 
   CsvProgress result;
   TFQ_RETURN_IF_ERROR(CsvToRecords(inputs, open, *options, callbacks, &result));
   TFQ_RETURN_IF_ERROR(outputs.Close(summary));
-  summary->records = result.records;
   summary->rows = result.rows;
   if (result.skipped_rows > 0 && !flags.quiet) {
     PrintWarning("skipped " + std::to_string(result.skipped_rows) +

@@ -27,7 +27,6 @@ struct ImageFlags {
   bool shuffle = true;
   uint64_t seed = imageset::kDefaultSeed;
   std::string shard_size;
-  uint64_t task_index = 0, num_tasks = 1;
   bool merge_manifests = false;
 };
 ImageFlags g_flags;  // one command line per process (see Conversion::add_flags)
@@ -58,8 +57,6 @@ void AddImageFlags(CLI::App* cmd) {
   cmd->add_flag("--shuffle,!--no-shuffle", f.shuffle, "shuffle the file order with --seed (default on)")->group(g);
   cmd->add_option("--seed", f.seed, "shuffle seed")->capture_default_str()->group(g);
   cmd->add_option("--shard-size", f.shard_size, "shards of about SIZE each, e.g. 256MB (default without --shards)")->group(g);
-  cmd->add_option("--task-index", f.task_index, "write only the shards k with k % num-tasks == i")->group(g);
-  cmd->add_option("--num-tasks", f.num_tasks, "tasks of a scale-out run (default 1)")->group(g);
   cmd->add_flag("--merge-manifests", f.merge_manifests,
                 "merge the task manifests of a --num-tasks run into PREFIX.manifest.json")->group(g);
 }
@@ -182,11 +179,8 @@ Status ParseFlags(const ConvertFlags& flags, const std::vector<std::string>& inp
   if (!compression.ok()) return compression.status();
   o->compression = compression.value() == Compression::kAuto ? CompressionFromExtension(flags.suffix)
                                                              : compression.value();
-  o->task_index = f.task_index;
-  o->num_tasks = f.num_tasks;
-  if (o->num_tasks < 1 || o->task_index >= o->num_tasks) {
-    return Status::InvalidArgument("--task-index must be below --num-tasks");
-  }
+  o->task_index = flags.task_index;  // checked by convert.cc
+  o->num_tasks = flags.num_tasks;
   o->threads = flags.threads;
   o->strict = f.strict;
   if (f.max_failures >= 0) o->max_failures = static_cast<uint64_t>(f.max_failures);

@@ -33,6 +33,8 @@ Status JsonLinesToTfRecord(const ConvertFlags& flags, const std::vector<std::str
     wopts.compression = compression.value() == Compression::kAuto
                             ? CompressionFromExtension(flags.suffix)
                             : compression.value();
+    wopts.task_index = flags.task_index;
+    wopts.num_tasks = flags.num_tasks;
     auto w = tfrecord::ShardedRecordWriter::Create(wopts);
     if (!w.ok()) return w.status();
     sharded = std::move(w).value();
@@ -45,7 +47,8 @@ Status JsonLinesToTfRecord(const ConvertFlags& flags, const std::vector<std::str
   uint64_t index = 0;
   auto sink = [&](std::string_view record) -> Status {
     const uint64_t i = index++;
-    return sharded ? sharded->Write(i % flags.shards, record) : single_writer->Write(record);
+    if (!sharded) return single_writer->Write(record);
+    return sharded->owns(i % flags.shards) ? sharded->Write(i % flags.shards, record) : Status::OK();
   };
   Result<InputLimits> limits = ParseInputLimits(flags);
   if (!limits.ok()) return limits.status();
@@ -63,8 +66,11 @@ Status JsonLinesToTfRecord(const ConvertFlags& flags, const std::vector<std::str
   }
   if (sharded) {
     TFQ_RETURN_IF_ERROR(sharded->Close());
+    summary->records = 0;  // what this task wrote
     for (const auto& shard : sharded->shards()) {
+      if (shard.path.empty()) continue;  // another task's
       summary->outputs.push_back(shard.path);
+      summary->records += shard.records;
       summary->bytes += shard.bytes;
     }
   } else {

@@ -1,6 +1,7 @@
 // tfq: a fast toolkit for TFRecord datasets. main() only dispatches to the subcommands in
 // apps/*.cc; all the work happens in the core library (src/).
 #include <cstdio>
+#include <string>
 
 #include <CLI/CLI.hpp>
 
@@ -23,6 +24,19 @@ int main(int argc, char** argv) {
   tfq::app::SetupConvertCommand(app, &exit_code);
   tfq::app::SetupInspectCommand(app, &exit_code);
   tfq::app::SetupBenchCommand(app, &exit_code);
+  // CLI11 would take an unknown first word for a stray argument ("A subcommand is required"):
+  // name it instead, as git and cargo do.
+  std::string known;
+  bool found = false;
+  for (const CLI::App* sub : app.get_subcommands({})) {
+    known += (known.empty() ? "" : ", ") + sub->get_name();
+    found = found || (argc > 1 && sub->get_name() == argv[1]);
+  }
+  if (argc > 1 && argv[1][0] != '-' && !found) {
+    std::fprintf(stderr, "tfq: error: unknown command '%s' (commands: %s); run 'tfq --help'\n", argv[1],
+                 known.c_str());
+    return tfq::app::kExitUsage;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -60,9 +60,12 @@ void ReportSkipped(const tfrecord::SkipReport& skipped) {
 
 }  // namespace
 
-void PrintReshardSummary(const std::string& command, const reshard::RunSummary& s, double seconds,
-                         bool selected, bool json, bool quiet) {
+int PrintReshardSummary(const std::string& command, const reshard::RunSummary& s, double seconds,
+                        bool selected, bool json, bool quiet) {
   ReportSkipped(s.skipped);
+  // The same rule as every command's: data dropped by --skip-corrupt/--resync is exit 3, though
+  // the outputs hold everything else.
+  const int exit_code = s.skipped.empty() ? kExitOk : kExitBadData;
   const bool ok = s.expected == s.written;
   const double mb_per_s = seconds > 0 ? static_cast<double>(s.bytes_written) / seconds / 1e6 : 0;
   if (json) {
@@ -84,11 +87,12 @@ void PrintReshardSummary(const std::string& command, const reshard::RunSummary& 
                         {"bytes_out", s.bytes_written},
                         {"temporary_bytes", s.temporary_bytes},
                         {"dropped_records", s.skipped.corrupt_records},
+                        {"dropped_bytes", s.skipped.resync_bytes},
                         {"seconds", seconds}};
     std::printf("%s\n", ToJsonText(j).c_str());
-    return;
+    return exit_code;
   }
-  if (quiet) return;
+  if (quiet) return exit_code;
   std::string in = std::to_string(s.records_read) + " records in";
   if (selected) in += " (" + std::to_string(s.expected.count()) + " selected)";
   std::fprintf(stderr,
@@ -98,6 +102,7 @@ void PrintReshardSummary(const std::string& command, const reshard::RunSummary& 
                s.shards.size(), s.shards.size() == 1 ? "" : "s", s.method.c_str(),
                s.expected.Hex().c_str(), ok ? "=" : "!=", s.written.Hex().c_str(),
                FormatByteSize(s.bytes_written).c_str(), seconds, mb_per_s);
+  return exit_code;
 }
 
 }  // namespace tfq::app

@@ -33,9 +33,10 @@ void RaiseOpenFileLimit(uint64_t files);
 
 // After a run: warns about dropped records, then prints the summary line on stderr (unless
 // quiet) or the JSON object on stdout. `selected` marks --index runs, whose expected records
-// are a subset of those read.
-void PrintReshardSummary(const std::string& command, const reshard::RunSummary& summary,
-                         double seconds, bool selected, bool json, bool quiet);
+// are a subset of those read. Returns the exit code: kExitBadData when records or bytes were
+// dropped (--skip-corrupt, --resync), else kExitOk.
+int PrintReshardSummary(const std::string& command, const reshard::RunSummary& summary,
+                        double seconds, bool selected, bool json, bool quiet);
 
 }  // namespace tfq::app
 

@@ -55,8 +55,7 @@ int RunShardCommand(const ShardCommandOptions& opts) {
   s = reshard::RunShard(paths, options, &summary);
   if (!s.ok()) return ReportError(s);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  PrintReshardSummary("shard", summary, seconds, opts.single, opts.json, opts.quiet);
-  return kExitOk;
+  return PrintReshardSummary("shard", summary, seconds, opts.single, opts.json, opts.quiet);
 }
 
 }  // namespace

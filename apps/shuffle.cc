@@ -60,8 +60,7 @@ int RunShuffleCommand(const ShuffleCommandOptions& opts) {
   s = reshard::RunShuffle(paths, options, &summary);
   if (!s.ok()) return ReportError(s);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  PrintReshardSummary("shuffle", summary, seconds, /*selected=*/false, opts.json, opts.quiet);
-  return kExitOk;
+  return PrintReshardSummary("shuffle", summary, seconds, /*selected=*/false, opts.json, opts.quiet);
 }
 
 }  // namespace

@@ -50,6 +50,32 @@ Compression SniffCompression(std::string_view first_bytes) {
   return Compression::kNone;
 }
 
+std::string DescribeLeadingBytes(std::string_view b) {
+  auto starts = [&](std::string_view magic) { return b.substr(0, magic.size()) == magic; };
+  if (b.empty()) return "an empty file";
+  switch (SniffCompression(b)) {
+    case Compression::kGzip: return "gzip data (read it with -c gzip or -c auto)";
+    case Compression::kZlib: return "zlib data (read it with -c zlib or -c auto)";
+    default: break;
+  }
+  if (starts("BZh")) return "bzip2 data, which tfq does not read (decompress it first: bunzip2)";
+  if (starts(std::string_view("\xfd" "7zXZ\0", 6))) {
+    return "xz data, which tfq does not read (decompress it first: unxz)";
+  }
+  if (starts("\x28\xb5\x2f\xfd")) return "zstd data, which tfq does not read (decompress it first: unzstd)";
+  if (starts("PK\x03\x04")) return "a ZIP archive, which tfq does not read (unzip it first)";
+  if (starts("\xff\xd8\xff")) return "a JPEG image (convert a folder of images with tfq convert DIR -o PREFIX)";
+  if (starts("\x89PNG")) return "a PNG image (convert a folder of images with tfq convert DIR -o PREFIX)";
+  bool text = true;
+  for (unsigned char c : b.substr(0, 64)) {
+    if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') text = false;
+  }
+  if (text) {
+    return "text (a CSV or JSON lines file? convert it with tfq convert FILE -o OUT.tfrecord)";
+  }
+  return "uncompressed binary data (a plain TFRecord file? read it with -c none or -c auto)";
+}
+
 Compression CompressionFromExtension(std::string_view path) {
   std::string lower = Lower(path);
   if (EndsWith(lower, ".gz") || EndsWith(lower, ".gzip")) return Compression::kGzip;

@@ -6,6 +6,7 @@
 #define TFQ_IO_COMPRESSION_H_
 
 #include <memory>
+#include <string>
 #include <string_view>
 
 #include "common/status.h"
@@ -25,6 +26,13 @@ std::string_view CompressionName(Compression c);  // "none", "gzip", "zlib", "au
 // zlib header (CMF/FLG check, deflate method), kNone otherwise. Callers that know a better test
 // for "uncompressed" (a TFRecord header whose length CRC verifies) apply it first.
 Compression SniffCompression(std::string_view first_bytes);
+
+// What the first bytes of a file look like, for messages about a compression or format mismatch:
+// "gzip data (read it with -c gzip or -c auto)", "zlib data (...)", "bzip2 data, which tfq does
+// not read (decompress it first)", "a JPEG image", "text (a CSV or JSON lines file? ...)", ...
+// and, for anything else, "uncompressed binary data (a plain TFRecord file? read it with -c none
+// or -c auto)". Needs a few bytes (16 are plenty); an empty view is "an empty file".
+std::string DescribeLeadingBytes(std::string_view first_bytes);
 
 // The compression a file name asks for when writing: ".gz"/".gzip" -> gzip, ".zz"/".zlib" -> zlib,
 // anything else -> none. Extensions match case-insensitively (".GZ" too).

@@ -12,6 +12,7 @@
 #include "io/cleanup.h"
 #include "io/fd_writer.h"
 #include "io/file_streams.h"
+#include "io/paths.h"
 
 namespace tfq {
 namespace {
@@ -131,6 +132,7 @@ Result<std::unique_ptr<OutputStream>> CreateOutputFile(const std::string& path) 
         std::make_unique<DirectOutputStream>("<stdout>", STDOUT_FILENO, /*owns_fd=*/false));
   }
   if (path.empty()) return Status::InvalidArgument("the output path is empty");
+  if (LooksLikeUrl(path)) return UrlNotSupported(path);
   struct stat st;
   if (stat(path.c_str(), &st) == 0) {
     if (S_ISDIR(st.st_mode)) return Status::InvalidArgument(path + ": is a directory");
@@ -151,6 +153,14 @@ Result<std::unique_ptr<OutputStream>> CreateOutputFile(const std::string& path) 
   // Registered before it exists: a signal between open() and registration would leak it.
   int slot = RegisterTemporaryPath(temp_path);
   int fd = OpenForWriting(temp_path.c_str(), O_CREAT | O_TRUNC);
+  if (fd < 0 && errno == ENOENT) {  // every output creates the folders it needs (docs/reliability.md)
+    Status made = CreateParentDirectories(path);
+    if (!made.ok()) {
+      UnregisterTemporaryPath(slot);
+      return made;
+    }
+    fd = OpenForWriting(temp_path.c_str(), O_CREAT | O_TRUNC);
+  }
   if (fd < 0) {
     int err = errno;
     UnregisterTemporaryPath(slot);

@@ -47,8 +47,8 @@ std::unique_ptr<InputStream> NewMemoryInputStream(std::string name, std::string 
 // Details: writes go through a 1 MiB buffer, so errors may surface only in a later Write or in
 // Close. An existing path that is not a regular file (/dev/null, a FIFO, a process substitution)
 // is written in place like standard output rather than replaced. A full disk is kIoError saying
-// "PATH: disk full (...)". A missing directory is kNotFound; "", a directory or a path ending in
-// "/" is kInvalidArgument. Close() does not fsync. Destroying an unclosed standard-output stream
+// "PATH: disk full (...)". Missing folders above `path` are created (io/paths.h); "", a URL, a
+// directory or a path ending in "/" is kInvalidArgument. Close() does not fsync. Destroying an unclosed standard-output stream
 // drops what it still buffers. Write after Close, or a second Close, is kInternal.
 Result<std::unique_ptr<OutputStream>> CreateOutputFile(const std::string& path);
 

@@ -9,6 +9,8 @@
 #include <cstring>
 #include <string_view>
 
+#include "io/paths.h"
+
 namespace tfq {
 namespace {
 
@@ -31,6 +33,18 @@ bool IsPartialOutput(std::string_view path) {
   size_t slash = path.rfind('/');
   std::string_view base = slash == std::string_view::npos ? path : path.substr(slash + 1);
   return base.substr(0, kPartialPrefix.size()) == kPartialPrefix;
+}
+
+// The manifests tfq writes beside the shards it converts ("PREFIX.manifest.json", and a task's
+// "PREFIX.manifest-00001-of-00008.json"): `tfq inspect out/*` means the shards.
+bool IsManifestBesideShards(std::string_view path) {
+  const size_t slash = path.rfind('/');
+  const std::string_view base = slash == std::string_view::npos ? path : path.substr(slash + 1);
+  auto ends_with = [&](std::string_view suffix) {
+    return base.size() >= suffix.size() && base.substr(base.size() - suffix.size()) == suffix;
+  };
+  return ends_with(".manifest.json") ||
+         (ends_with(".json") && base.find(".manifest-") != std::string_view::npos);
 }
 
 bool HasGlobCharacters(const std::string& arg) {
@@ -70,14 +84,34 @@ Status Expand(const std::string& pattern, std::vector<std::string>* out) {
 
 }  // namespace
 
-Result<std::vector<std::string>> ExpandInputPaths(const std::vector<std::string>& args) {
+Result<std::vector<std::string>> ExpandInputPaths(const std::vector<std::string>& args,
+                                                  bool check_existence) {
   std::vector<std::string> paths;
+  std::string manifest;  // the first one skipped, for the message when nothing else is left
   for (const std::string& arg : args) {
-    if (HasGlobCharacters(arg)) {
+    if (LooksLikeUrl(arg)) return UrlNotSupported(arg);
+    if (arg == "-") {
+      paths.push_back(arg);
+    } else if (HasGlobCharacters(arg)) {
       TFQ_RETURN_IF_ERROR(Expand(arg, &paths));
     } else {
+      // Checked here, before any input is read, so that nothing is printed for a run that
+      // cannot finish (`n=$(tfq inspect --count missing)` must not read a count).
+      struct stat st;
+      if (check_existence && stat(arg.c_str(), &st) != 0) return Status::FromErrno(arg, errno);
       paths.push_back(arg);
     }
+  }
+  // The shell expands `tfq inspect out/*` before tfq sees it, so the manifests are dropped from
+  // named paths too, not only from tfq's own glob matches.
+  std::erase_if(paths, [&](const std::string& p) {
+    if (!IsManifestBesideShards(p)) return false;
+    if (manifest.empty()) manifest = p;
+    return true;
+  });
+  if (paths.empty() && !manifest.empty()) {
+    return Status::InvalidArgument(manifest + ": is the manifest tfq writes beside the shards, not "
+                                   "record data; name the shards (PREFIX-*-of-*)");
   }
   return paths;
 }

@@ -67,6 +67,12 @@ class InflatingStream final : public BufferedInputStream {
         }
         inflateReset(&z_);
       }
+      if (!stream_ended_ && !in_member_ && leading_bytes_.empty()) {
+        std::string_view first;
+        TFQ_RETURN_IF_ERROR(source_->Peek(16, &first));
+        leading_bytes_.assign(first.substr(0, 16));
+        in = first;
+      }
       TFQ_RETURN_IF_ERROR(InflateOnce(in, dst, capacity, produced));
     }
     return Status::OK();
@@ -118,6 +124,15 @@ class InflatingStream final : public BufferedInputStream {
       case Z_NEED_DICT:
         return Corrupt("the stream needs a preset dictionary");
       case Z_DATA_ERROR:
+        if (!stream_ended_ && SniffCompression(leading_bytes_) != (gzip_ ? Compression::kGzip
+                                                                          : Compression::kZlib)) {
+          // The stream does not even start like one: most likely the wrong -c, not damage.
+          return Status::Corruption(name() + ": not " + format_ + " data (" +
+                                    (z_.msg != nullptr ? z_.msg : "invalid data") +
+                                    " at compressed byte " + std::to_string(CompressedOffset()) +
+                                    "): its first bytes look like " +
+                                    DescribeLeadingBytes(leading_bytes_));
+        }
         return Corrupt(z_.msg != nullptr ? z_.msg : "invalid data");
       case Z_MEM_ERROR:
         return Status::ResourceExhausted(name() + ": out of memory while decompressing");
@@ -149,6 +164,7 @@ class InflatingStream final : public BufferedInputStream {
   bool in_member_ = false;     // input of the current stream/member consumed, its end not seen
   bool stream_ended_ = false;  // at least one complete stream/member seen
   uint64_t total_output_ = 0;
+  std::string leading_bytes_;  // the stream's first bytes, for the wrong-compression message
 };
 
 }  // namespace

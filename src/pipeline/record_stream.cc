@@ -18,7 +18,7 @@ constexpr uint64_t kShuffleBufferStream = 2;
 
 Result<std::unique_ptr<RecordStream>> RecordStream::Open(const ReadOptions& options) {
   TFQ_RETURN_IF_ERROR(ValidateReadOptions(options));
-  Result<std::vector<std::string>> expanded = ExpandInputPaths(options.inputs);
+  Result<std::vector<std::string>> expanded = ExpandInputPaths(options.inputs, /*check_existence=*/false);
   if (!expanded.ok()) return expanded.status();
   std::vector<std::string> files;
   for (size_t i = 0; i < expanded->size(); ++i) {

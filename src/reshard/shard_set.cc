@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "io/cleanup.h"
+#include "io/paths.h"
 #include "reshard/file_sink.h"
 #include "tfrecord/format.h"
 #include "tfrecord/open.h"
@@ -58,9 +59,18 @@ Status ShardSet::Open(uint64_t shard) {
   // Registered before it exists: a signal between open() and registration would leak it.
   s.cleanup_slot = RegisterTemporaryPath(s.staged_path);
   int fd;
-  do {
+  for (bool made_folders = false;;) {
     fd = open(s.staged_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-  } while (fd < 0 && errno == EINTR);
+    if (fd >= 0) break;
+    if (errno == EINTR) continue;
+    if (errno != ENOENT || made_folders) break;
+    made_folders = true;
+    Status made = CreateParentDirectories(s.staged_path);
+    if (!made.ok()) {
+      UnregisterTemporaryPath(s.cleanup_slot);
+      return made;
+    }
+  }
   if (fd < 0) {
     const int err = errno;
     UnregisterTemporaryPath(s.cleanup_slot);

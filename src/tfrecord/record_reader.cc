@@ -18,8 +18,11 @@ std::string CompressionHint(std::string_view first_bytes) {
       return "; the file looks GZIP-compressed: read it with -c gzip (or -c auto)";
     case Compression::kZlib:
       return "; the file looks ZLIB-compressed: read it with -c zlib (or -c auto)";
-    default:
-      return "; is this a TFRecord file?";
+    default: {
+      const std::string looks_like = DescribeLeadingBytes(first_bytes);
+      if (looks_like.rfind("uncompressed binary", 0) == 0) return "; is this a TFRecord file?";
+      return "; is this a TFRecord file? Its first bytes look like " + looks_like;
+    }
   }
 }
 

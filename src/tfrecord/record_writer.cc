@@ -19,6 +19,13 @@ Status RecordWriter::Write(std::string_view record) {
   return Status::OK();
 }
 
+Status RecordWriter::WriteFramed(std::string_view framed, uint64_t count) {
+  TFQ_RETURN_IF_ERROR(out_->Write(framed));
+  records_ += count;
+  bytes_ += framed.size();
+  return Status::OK();
+}
+
 void AppendFramedRecord(std::string_view record, std::string* out) {
   char header[kHeaderSize];
   EncodeHeader(record.size(), header);

@@ -18,6 +18,8 @@ class RecordWriter {
   explicit RecordWriter(OutputStream* out) : out_(out) {}
 
   Status Write(std::string_view record);
+  // Appends `count` records framed already (AppendFramedRecord), as one write.
+  Status WriteFramed(std::string_view framed, uint64_t count);
 
   uint64_t records_written() const { return records_; }
   // Framed bytes written (payloads + 16 bytes per record).

@@ -29,11 +29,22 @@ Result<std::unique_ptr<ShardedRecordWriter>> ShardedRecordWriter::Create(
   return w;
 }
 
+namespace {
+
+Status NotOwned(uint64_t shard) {
+  return Status::Internal("record routed to shard " + std::to_string(shard) + " not owned by this task");
+}
+
+}  // namespace
+
 Status ShardedRecordWriter::Write(uint64_t shard, std::string_view record) {
-  if (shard >= outputs_.size() || !outputs_[shard]) {
-    return Status::Internal("record routed to shard " + std::to_string(shard) + " not owned by this task");
-  }
+  if (shard >= outputs_.size() || !outputs_[shard]) return NotOwned(shard);
   return writers_[shard].Write(record);
+}
+
+Status ShardedRecordWriter::WriteFramed(uint64_t shard, std::string_view framed_record) {
+  if (shard >= outputs_.size() || !outputs_[shard]) return NotOwned(shard);
+  return writers_[shard].WriteFramed(framed_record, 1);
 }
 
 Status ShardedRecordWriter::Close() {

@@ -47,6 +47,8 @@ class ShardedRecordWriter {
 
   // Appends `record` to shard `shard` (< num_shards, owned by this task).
   Status Write(uint64_t shard, std::string_view record);
+  // Appends one record framed already (tfrecord::AppendFramedRecord) to shard `shard`.
+  Status WriteFramed(uint64_t shard, std::string_view framed_record);
 
   // Completes every shard (renames the temporaries into place) all or nothing (io/output_set.h):
   // after a failure, or an interrupt during the call, no shard of the set has its final name.

@@ -109,8 +109,9 @@ for mode in "--shards 3" "--shards 3 --contiguous" "--records-per-shard 50 --con
   expect_stderr_contains "b.tfrecord: record"
   expect_empty_dir "$WORK/c"
 done
-# --skip-corrupt: the bad record is dropped, reported, and the checksum covers the rest.
-expect_exit 0 "$TFQ" shard "$WORK/bad/a.tfrecord" "$WORK/bad/b.tfrecord" -o "$WORK/c/x" --shards 2 --skip-corrupt
+# --skip-corrupt: the bad record is dropped, reported, and the checksum covers the rest; the exit
+# code says data was dropped (3), as in every command.
+expect_exit 3 "$TFQ" shard "$WORK/bad/a.tfrecord" "$WORK/bad/b.tfrecord" -o "$WORK/c/x" --shards 2 --skip-corrupt
 expect_stderr_contains "dropped 1 corrupt records"
 expect_stderr_contains "249 records in, 249 out"
 

@@ -268,6 +268,24 @@ TEST_CASE("a gzip stream truncated inside its second member is kCorruption") {
         std::string::npos);
 }
 
+TEST_CASE("reading a stream with the wrong compression names what its bytes look like") {
+  const std::string plain = std::string("\x10\0\0\0\0\0\0\0", 8) + TestBytes(100, 3);
+  const std::string gzip = ZlibCompress(plain, true);
+  struct Case { std::string bytes; Compression c; const char* says; };
+  for (const Case& k : {Case{plain, Compression::kGzip, "not gzip data (incorrect header check at compressed byte "},
+                        Case{plain, Compression::kZlib, "look like uncompressed binary data (a plain TFRecord file?"},
+                        Case{gzip, Compression::kZlib, "look like gzip data (read it with -c gzip or -c auto)"},
+                        Case{"id,name\n1,a\n", Compression::kGzip, "look like text (a CSV or JSON lines file?"},
+                        Case{"BZh91AY&SY", Compression::kGzip, "bzip2 data, which tfq does not read"}}) {
+    CAPTURE(k.says);
+    std::string got;
+    Status s = Decompress(k.bytes, k.c, &got, 0, "x.tfrecord");
+    CHECK(s.code() == StatusCode::kCorruption);
+    CHECK(s.message().rfind("x.tfrecord: not ", 0) == 0);
+    CHECK(s.message().find(k.says) != std::string::npos);
+  }
+}
+
 TEST_CASE("corrupt compressed bytes are kCorruption with zlib's message and the offset") {
   const std::string data = TestBytes(100000, 41);
   for (Compression c : {Compression::kGzip, Compression::kZlib}) {
@@ -283,8 +301,9 @@ TEST_CASE("corrupt compressed bytes are kCorruption with zlib's message and the 
       std::string got;
       Status s = Decompress(bad, c, &got, 0, "bad.gz");
       CHECK(s.code() == StatusCode::kCorruption);
-      CHECK(s.message().find("bad.gz: corrupt " + std::string(CompressionName(c)) +
-                             " data at compressed byte ") == 0);
+      // A damaged magic number reads as "not this format", naming what the bytes look like.
+      const std::string what = at == 0 ? "not " : "corrupt ";
+      CHECK(s.message().find("bad.gz: " + what + std::string(CompressionName(c)) + " data") == 0);
     }
   }
   std::string got;

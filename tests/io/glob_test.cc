@@ -36,10 +36,50 @@ TEST_CASE("arguments keep their order; plain paths and \"-\" are kept as given")
   std::string d = MakeTempDir();
   WriteFileOrDie(d + "/b1", "");
   WriteFileOrDie(d + "/a1", "");
-  auto r = ExpandInputPaths({"missing.tfrecord", d + "/b*", "-", d + "/a*", "missing.tfrecord"});
+  auto r = ExpandInputPaths({d + "/a1", d + "/b*", "-", d + "/a*", d + "/a1", d});
   REQUIRE(r.ok());
-  CHECK(r.value() == Paths{"missing.tfrecord", d + "/b1", "-", d + "/a1", "missing.tfrecord"});
+  CHECK(r.value() == Paths{d + "/a1", d + "/b1", "-", d + "/a1", d + "/a1", d});
   CHECK(ExpandInputPaths({}).value().empty());
+}
+
+TEST_CASE("a missing plain path is kNotFound naming it, before any later argument is looked at") {
+  std::string d = MakeTempDir();
+  WriteFileOrDie(d + "/a1", "");
+  auto r = ExpandInputPaths({d + "/a1", d + "/missing.tfrecord", d + "/x-*"});
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.status().code() == StatusCode::kNotFound);
+  CHECK(r.status().message() == d + "/missing.tfrecord: No such file or directory");
+  r = ExpandInputPaths({d + "/a1", d + "/missing.tfrecord"}, /*check_existence=*/false);
+  REQUIRE(r.ok());
+  CHECK(r.value() == Paths{d + "/a1", d + "/missing.tfrecord"});
+}
+
+TEST_CASE("URLs are refused as not supported yet, naming the URL") {
+  for (const char* url : {"s3://bucket/train-*", "gs://b/k.tfrecord", "https://example.com/x"}) {
+    auto r = ExpandInputPaths({url});
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.status().code() == StatusCode::kInvalidArgument);
+    CHECK(r.status().message().find(std::string(url) + ": ") == 0);
+    CHECK(r.status().message().find("not supported yet") != std::string::npos);
+  }
+}
+
+TEST_CASE("the manifests tfq writes beside shards are not inputs, whoever expanded the glob") {
+  std::string d = MakeTempDir();
+  WriteFileOrDie(d + "/train-00000-of-00002", "");
+  WriteFileOrDie(d + "/train-00001-of-00002", "");
+  WriteFileOrDie(d + "/train.manifest.json", "{}");
+  WriteFileOrDie(d + "/train.manifest-00000-of-00002.json", "{}");
+  auto r = ExpandInputPaths({d + "/*"});
+  REQUIRE(r.ok());
+  CHECK(r.value() == Paths{d + "/train-00000-of-00002", d + "/train-00001-of-00002"});
+  r = ExpandInputPaths({d + "/train.manifest.json", d + "/train-00000-of-00002"});
+  REQUIRE(r.ok());
+  CHECK(r.value() == Paths{d + "/train-00000-of-00002"});
+  r = ExpandInputPaths({d + "/train.manifest.json"});
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.status().code() == StatusCode::kInvalidArgument);
+  CHECK(r.status().message().rfind(d + "/train.manifest.json: is the manifest", 0) == 0);
 }
 
 TEST_CASE("a glob that matches nothing is kNotFound naming the pattern") {

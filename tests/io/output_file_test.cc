@@ -108,11 +108,29 @@ TEST_CASE("a relative output path gets its temporary in the current directory") 
   CHECK(ListDir(dir) == std::vector<std::string>{"rel.out"});
 }
 
-TEST_CASE("an output in a missing directory is kNotFound naming the path") {
-  auto r = CreateOutputFile("/nonexistent-dir/out.tfrecord");
+TEST_CASE("an output in missing folders creates them, as mkdir -p would") {
+  const std::string dir = MakeTempDir();
+  auto r = CreateOutputFile(dir + "/a/b//c/out.tfrecord");
+  REQUIRE(r.ok());
+  REQUIRE((*r)->Write("x").ok());
+  REQUIRE((*r)->Close().ok());
+  CHECK(ReadFileOrDie(dir + "/a/b/c/out.tfrecord") == "x");
+}
+
+TEST_CASE("an output under a file, not a folder, is an error naming the output") {
+  const std::string dir = MakeTempDir();
+  WriteFileOrDie(dir + "/file", "");
+  auto r = CreateOutputFile(dir + "/file/sub/out.tfrecord");
   REQUIRE_FALSE(r.ok());
-  CHECK(r.status().code() == StatusCode::kNotFound);
-  CHECK(r.status().message().rfind("/nonexistent-dir/out.tfrecord: ", 0) == 0);
+  CHECK(r.status().message().rfind(dir + "/file/sub/out.tfrecord: cannot create", 0) == 0);
+  CHECK(ListDir(dir) == std::vector<std::string>{"file"});
+}
+
+TEST_CASE("an output URL is refused as not supported yet") {
+  auto r = CreateOutputFile("s3://bucket/out.tfrecord");
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.status().code() == StatusCode::kInvalidArgument);
+  CHECK(r.status().message().rfind("s3://bucket/out.tfrecord: s3:// URLs are not supported yet", 0) == 0);
 }
 
 TEST_CASE("an output path that is a directory is kInvalidArgument") {

@@ -107,10 +107,23 @@ TEST_CASE("a prefix must name files") {
   CHECK(ShardSet::Create(o).status().code() == StatusCode::kInvalidArgument);
   o.prefix = "";
   CHECK(ShardSet::Create(o).status().code() == StatusCode::kInvalidArgument);
-  o.prefix = "/nonexistent-dir/x";
+  const std::string dir = testing::MakeTempDir();
+  testing::WriteFileOrDie(dir + "/file", "");
+  o.prefix = dir + "/file/x";  // under a file, not a folder
   auto set = ShardSet::Create(o);
   REQUIRE(set.ok());
-  CHECK((*set)->Open(0).code() == StatusCode::kNotFound);
+  const Status s = (*set)->Open(0);
+  CHECK_FALSE(s.ok());
+  CHECK(s.message().rfind(dir + "/file/x: cannot create shard 0", 0) == 0);
+}
+
+TEST_CASE("a prefix in folders that do not exist yet creates them") {
+  ShardSetOptions o;
+  const std::string dir = testing::MakeTempDir();
+  o.prefix = dir + "/a/b/x";
+  auto set = ShardSet::Create(o);
+  REQUIRE(set.ok());
+  CHECK((*set)->Open(0).ok());
 }
 
 }  // namespace
