@@ -101,9 +101,11 @@ Status TfRecordToJsonLines(const ConvertFlags& flags, const std::vector<std::str
       const std::string where = path + ": record " + std::to_string(reader.record_index());
       if (flags.sequence) {
         TFQ_RETURN_IF_ERROR(sequence.Parse(record).WithPrefix(where));
+        TFQ_RETURN_IF_ERROR(CheckJsonKeysDistinct(sequence).WithPrefix(where));
         AppendSequenceExampleJson(sequence, form.value(), &buffer);
       } else {
         TFQ_RETURN_IF_ERROR(example.Parse(record).WithPrefix(where));
+        TFQ_RETURN_IF_ERROR(CheckJsonKeysDistinct(example).WithPrefix(where));
         AppendExampleJson(example, form.value(), &buffer);
       }
       buffer += '\n';

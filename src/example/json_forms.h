@@ -41,6 +41,14 @@ Result<JsonForm> ParseJsonForm(std::string_view name);  // "proto-json" | "flat"
 void AppendExampleJson(const ExampleView& example, JsonForm form, std::string* out);
 void AppendSequenceExampleJson(const SequenceExampleView& example, JsonForm form, std::string* out);
 
+// Whether every feature key of the record prints as a distinct JSON key. Keys that differ only in
+// bytes that are not valid UTF-8 ("a\xff" and "a\xfe") print the same, each bad byte as U+FFFD,
+// and reading such JSON back would keep one of them: the writers above cannot say so, converters
+// must call this first. kInvalidData naming both keys (bad bytes as \xNN) and what they print
+// as. Costs one UTF-8 check per key when every key is valid UTF-8.
+Status CheckJsonKeysDistinct(const ExampleView& example);
+Status CheckJsonKeysDistinct(const SequenceExampleView& example);
+
 // Parses one JSON object in either form (detected from its shape: proto-json when "features"
 // holds an object; for a SequenceExample when "featureLists" is present or "context" /
 // "feature_lists" hold the proto wrapper objects) back into a message, replacing *out. Map
@@ -72,6 +80,11 @@ Status SequenceExampleFromJson(const nlohmann::ordered_json& value, SequenceExam
 // 0x15ae43fd by strtof). Fixed notation for decimal exponents -4..15, scientific otherwise.
 // Appends to *out. Exposed for the CSV exporter and tests.
 void AppendShortestFloat(float value, std::string* out);
+
+// AppendShortestFloat's text with ".0" added where it would otherwise read as an integer
+// ("1.0", "874101400.0"; "0.5", "1e+20", "NaN" unchanged): how the flat JSON form and the CSV
+// exporter write floats, so that their readers, which infer kinds, read a float back as a float.
+void AppendFloatLiteral(float value, std::string* out);
 
 }  // namespace tfq
 
