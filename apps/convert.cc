@@ -136,7 +136,7 @@ void SetupConvertCommand(CLI::App& app, int* exit_code) {
                   "refuse CSV rows and JSON lines longer than this (bounds memory)")
       ->capture_default_str();
   cmd->add_option("--max-columns", flags->max_columns,
-                  "refuse CSV input with more columns than this (bounds memory)")
+                  "refuse CSV input, and CSV output from records, with more columns than this (bounds memory and size)")
       ->capture_default_str();
   cmd->add_option("--threads", flags->threads, "worker threads (default: all cores)");
   cmd->add_flag("-q,--quiet", flags->quiet, "no progress and no summary line");

@@ -35,7 +35,7 @@ struct ConvertFlags {
   std::string max_record_size = "1GiB";
   std::string max_decompressed = "100x";
   std::string max_row_size = "64MiB";
-  uint64_t max_columns = 100000;  // CSV input
+  uint64_t max_columns = 100000;  // CSV input, and CSV output from records
 };
 
 // The input limits, parsed; errors are usage errors naming the flag.
