@@ -51,7 +51,7 @@ Status JsonLinesToTfRecord(const ConvertFlags& flags, const std::vector<std::str
   if (!limits.ok()) return limits.status();
   JsonLinesOptions jopts;
   jopts.sequence = flags.sequence;
-  jopts.max_line_bytes = static_cast<size_t>(limits->max_row_bytes);
+  if (limits->max_row_bytes) jopts.max_line_bytes = static_cast<size_t>(limits->max_row_bytes);
   for (const auto& path : inputs) {
     auto in = OpenInputFile(path);
     if (!in.ok()) return in.status();
