@@ -12,9 +12,10 @@
 //   always carry a '.' or exponent (1.0), non-finite floats as "NaN"/"Infinity"/"-Infinity",
 //   bytes as JSON strings where valid UTF-8 and otherwise {"base64":"..."}. A SequenceExample is
 //   {"context":{...flat...},"feature_lists":{"k":[[...],[...]]}}, both keys always present.
-//   Lossy only where documented in docs/json-forms.md: an empty list and a no-kind Feature both
-//   print as [] and read back as an empty bytes list; a float list of only non-finite values
-//   reads back as bytes; presence of an empty features/context/feature_lists message is lost.
+//   An empty int64/float list and a float list with no finite value print as typed lists,
+//   {"int64":[]}, {"float":["NaN"]}, which read back exactly. Lossy only where documented in
+//   docs/json-forms.md: a no-kind Feature prints as [] and reads back as an empty bytes list;
+//   presence of an empty features/context/feature_lists message is lost.
 //
 // Keys (both forms) that are not valid UTF-8 are printed with U+FFFD in place of the bad bytes,
 // so that the output is always valid JSON; such keys do not survive a round trip.
