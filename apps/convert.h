@@ -38,15 +38,15 @@ struct ConvertFlags {
   // Input limits (docs/limits.md): TFRecord records, gzip/zlib expansion, CSV rows and JSON lines.
   std::string max_record_size = "1GiB";
   std::string max_decompressed = "100x";
-  std::string max_row_size = "64MiB";
-  uint64_t max_columns = 100000;  // CSV input
+  std::string max_row_size;  // empty: each format's default (64 MiB CSV, 16 MiB JSON lines)
+  uint64_t max_columns = 100000;  // CSV input, and CSV output from records
 };
 
 // The input limits, parsed; errors are usage errors naming the flag.
 struct InputLimits {
   uint64_t max_record_bytes = 0;
   DecompressionLimit decompression;
-  uint64_t max_row_bytes = 0;
+  uint64_t max_row_bytes = 0;  // 0: --max-row-size not given, use the format's default
   uint64_t max_columns = 0;
 };
 Result<InputLimits> ParseInputLimits(const ConvertFlags& flags);

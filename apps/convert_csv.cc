@@ -231,7 +231,7 @@ Status CsvToTfRecord(const ConvertFlags& flags, const std::vector<std::string>& 
   if (!options.ok()) return options.status();
   Result<InputLimits> limits = ParseInputLimits(flags);
   if (!limits.ok()) return limits.status();
-  options->max_row_bytes = static_cast<size_t>(limits->max_row_bytes);
+  if (limits->max_row_bytes) options->max_row_bytes = static_cast<size_t>(limits->max_row_bytes);
   options->max_columns = static_cast<size_t>(limits->max_columns);
   const DecompressionLimit decompression = limits->decompression;
   const CsvOpener open = [decompression](const std::string& path) {

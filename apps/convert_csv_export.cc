@@ -35,6 +35,7 @@ Status TfRecordToCsv(const ConvertFlags& flags, const std::vector<std::string>& 
   const Compression input_compression = *compression;
   Result<InputLimits> limits = ParseInputLimits(flags);
   if (!limits.ok()) return limits.status();
+  options.max_columns = static_cast<size_t>(limits->max_columns);
   tfrecord::RecordReaderOptions reader_options;
   reader_options.max_record_bytes = limits->max_record_bytes;
   const DecompressionLimit decompression = limits->decompression;

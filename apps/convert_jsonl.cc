@@ -54,7 +54,7 @@ Status JsonLinesToTfRecord(const ConvertFlags& flags, const std::vector<std::str
   if (!limits.ok()) return limits.status();
   JsonLinesOptions jopts;
   jopts.sequence = flags.sequence;
-  jopts.max_line_bytes = static_cast<size_t>(limits->max_row_bytes);
+  if (limits->max_row_bytes) jopts.max_line_bytes = static_cast<size_t>(limits->max_row_bytes);
   for (const auto& path : inputs) {
     auto in = OpenInputFile(path);
     if (!in.ok()) return in.status();
@@ -107,9 +107,11 @@ Status TfRecordToJsonLines(const ConvertFlags& flags, const std::vector<std::str
       const std::string where = path + ": record " + std::to_string(reader.record_index());
       if (flags.sequence) {
         TFQ_RETURN_IF_ERROR(sequence.Parse(record).WithPrefix(where));
+        TFQ_RETURN_IF_ERROR(CheckJsonKeysDistinct(sequence).WithPrefix(where));
         AppendSequenceExampleJson(sequence, form.value(), &buffer);
       } else {
         TFQ_RETURN_IF_ERROR(example.Parse(record).WithPrefix(where));
+        TFQ_RETURN_IF_ERROR(CheckJsonKeysDistinct(example).WithPrefix(where));
         AppendExampleJson(example, form.value(), &buffer);
       }
       buffer += '\n';

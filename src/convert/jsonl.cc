@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "convert/json_object_parser.h"
 #include "convert/json_prescan.h"
 #include "convert/line_reader.h"
 #include "example/example.h"
@@ -15,6 +16,7 @@ Status JsonLinesToRecords(InputStream* in, const JsonLinesOptions& options, cons
   std::string serialized;
   Example example;
   SequenceExample sequence;
+  nlohmann::ordered_json value;
   while (lines.SkipBlankLines() && lines.Next(&line)) {
     if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
     const std::string where = in->name() + ": line " + std::to_string(lines.line_number());
@@ -31,11 +33,7 @@ Status JsonLinesToRecords(InputStream* in, const JsonLinesOptions& options, cons
           " does not fit in 64 bits (int64 features hold -2^63..2^63-1; write a float with a '.' or an exponent)");
     }
     // Ordered: features keep the line's order, so printed records read back byte-identical.
-    nlohmann::ordered_json value =
-        nlohmann::ordered_json::parse(line, nullptr, /*allow_exceptions=*/false);
-    if (value.is_discarded()) {
-      return Status::InvalidData(where + ": not valid JSON (each line must hold one JSON object)");
-    }
+    TFQ_RETURN_IF_ERROR(ParseJsonObjectLine(line, &value).WithPrefix(where));
     serialized.clear();
     if (options.sequence) {
       sequence = SequenceExample();

@@ -15,7 +15,10 @@ namespace tfq {
 
 struct JsonLinesOptions {
   bool sequence = false;              // lines are SequenceExamples
-  size_t max_line_bytes = size_t{64} << 20;  // bounds memory per line (--max-row-size)
+  // Bounds memory per line (--max-row-size): parsing a line into a tree and then an Example
+  // takes up to about 42 times its length (a line of "" strings; 21 times for small integers),
+  // so the default keeps a line under about 700 MB (docs/limits.md).
+  size_t max_line_bytes = size_t{16} << 20;
 };
 
 using RecordSink = std::function<Status(std::string_view record)>;

@@ -107,7 +107,7 @@ class CsvWriter {
       case FeatureKind::kFloat:
         return f.ForEachFloat([&](float v) {
           if (!text->empty()) text->push_back(sep);
-          AppendShortestFloat(v, text);
+          AppendFloatLiteral(v, text);  // "1.0": a float column must read back as float
         });
       case FeatureKind::kBytes: {
         bytes_.clear();
@@ -142,7 +142,7 @@ class CsvWriter {
 };
 
 // The union of the features of every record, in order of first appearance.
-Status CollectColumns(const std::vector<std::string>& inputs, const RecordOpener& open,
+Status CollectColumns(const std::vector<std::string>& inputs, const RecordOpener& open, size_t max_columns,
                       std::vector<std::string>* columns) {
   std::unordered_map<std::string, size_t> seen;
   ExampleView example;
@@ -154,9 +154,14 @@ Status CollectColumns(const std::vector<std::string>& inputs, const RecordOpener
       TFQ_RETURN_IF_ERROR(example.Parse(record).WithPrefix(
           path + ": record " + std::to_string((*reader)->record_index())));
       for (const auto& entry : example.features().entries()) {
-        if (seen.emplace(std::string(entry.key), columns->size()).second) {
-          columns->emplace_back(entry.key);
+        if (!seen.emplace(std::string(entry.key), columns->size()).second) continue;
+        if (columns->size() == max_columns) {
+          return Status::ResourceExhausted(
+              path + ": record " + std::to_string((*reader)->record_index()) + ": the features of the records " +
+              "make more than " + std::to_string(max_columns) + " columns (the limit; one per distinct feature " +
+              "name); name the columns to export with --select a,b,... or raise --max-columns");
         }
+        columns->emplace_back(entry.key);
       }
     }
     TFQ_RETURN_IF_ERROR((*reader)->status());
@@ -175,7 +180,7 @@ Result<CsvBytesFormat> ParseCsvBytesFormat(std::string_view name) {
 Status RecordsToCsv(const std::vector<std::string>& inputs, const RecordOpener& open,
                     const RecordsToCsvOptions& options, OutputStream* out, uint64_t* records) {
   std::vector<std::string> columns = options.columns;
-  if (columns.empty()) TFQ_RETURN_IF_ERROR(CollectColumns(inputs, open, &columns));
+  if (columns.empty()) TFQ_RETURN_IF_ERROR(CollectColumns(inputs, open, options.max_columns, &columns));
   CsvWriter writer(options, columns.size());
   std::string buffer;
   for (size_t c = 0; c < columns.size(); ++c) {

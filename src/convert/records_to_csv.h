@@ -5,7 +5,8 @@
 // every record in order of first appearance (a first pass over the inputs). A feature absent
 // from a record, an empty list and a Feature with no kind are an empty field. Values:
 //   int64  decimal ("-7"), the spelling the CSV reader reads back as int64;
-//   float  AppendShortestFloat (example/json_forms.h): "0.1", "1", "1e+20", "NaN", "Infinity";
+//   float  AppendFloatLiteral (example/json_forms.h): "0.1", "1.0", "1e+20", "NaN", "Infinity",
+//          always with a '.' or an exponent, so that reading it back infers float again;
 //   bytes  kAuto: the bytes as they are when valid UTF-8, else "base64:" and the standard padded
 //          base64 of the bytes; kBase64: the standard padded base64 of every value.
 // A list of several values is joined with `list_separator`; a bytes value holding the separator
@@ -35,13 +36,17 @@ struct RecordsToCsvOptions {
   char list_separator = ';';
   CsvBytesFormat bytes = CsvBytesFormat::kAuto;
   std::vector<std::string> columns;  // empty: the union of the features, in order of appearance
+  // The union may not exceed this many columns (--max-columns): 15 MB of records with 300,000
+  // distinct keys would otherwise be a table of about 90 GB, mostly delimiters.
+  size_t max_columns = 100000;
 };
 
 // Opens an input's records by name (called twice per input without `columns`).
 using RecordOpener = std::function<Result<std::unique_ptr<tfrecord::RecordReader>>(const std::string& name)>;
 
 // Writes the header and one row per record to *out (not closed). Errors name the input and the
-// record: "x.tfrecord: record 12: feature \"tags\": ..." (kInvalidData), or the reader's.
+// record: "x.tfrecord: record 12: feature \"tags\": ..." (kInvalidData), or the reader's; a
+// union of more than max_columns features is kResourceExhausted, found before any row is written.
 // *records counts the rows written.
 Status RecordsToCsv(const std::vector<std::string>& inputs, const RecordOpener& open,
                     const RecordsToCsvOptions& options, OutputStream* out, uint64_t* records);

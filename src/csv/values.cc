@@ -5,6 +5,8 @@
 #include <cmath>
 #include <limits>
 
+#include "common/float32_exact.h"
+
 namespace tfq::csv {
 namespace {
 
@@ -18,12 +20,6 @@ bool EqualsIgnoreCase(const char* p, const char* e, std::string_view word) {
     if (Lower(*p++) != w) return false;
   }
   return true;
-}
-
-bool ExactInFloat(int64_t v) {
-  const float f = static_cast<float>(v);
-  constexpr float kTwo63 = 9223372036854775808.0f;
-  return f < kTwo63 && f >= -kTwo63 && static_cast<int64_t>(f) == v;
 }
 
 // Clinger's fast path: a decimal with at most 2^53 as mantissa and a power of ten up to 10^22 is
@@ -159,7 +155,7 @@ ValueFit ClassifyValue(std::string_view text) {
   int64_t v = 0;
   if (ParseInt64(text, &v)) {
     fit.int64 = true;
-    fit.float32 = ExactInFloat(v);
+    fit.float32 = Float32HoldsExactly(v);
     return fit;
   }
   float f = 0;
@@ -172,7 +168,7 @@ ValueFit ClassifyValue(std::string_view text) {
   // An integer in another spelling ("+5", "-0", "+0"): float only if no digit is lost.
   std::string_view t = text;
   if (t.front() == '+') t.remove_prefix(1);
-  fit.float32 = t == "0" || t == "-0" || (ParseInt64(t, &v) && ExactInFloat(v));
+  fit.float32 = t == "0" || t == "-0" || (ParseInt64(t, &v) && Float32HoldsExactly(v));
   return fit;
 }
 

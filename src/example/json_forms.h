@@ -12,9 +12,10 @@
 //   always carry a '.' or exponent (1.0), non-finite floats as "NaN"/"Infinity"/"-Infinity",
 //   bytes as JSON strings where valid UTF-8 and otherwise {"base64":"..."}. A SequenceExample is
 //   {"context":{...flat...},"feature_lists":{"k":[[...],[...]]}}, both keys always present.
-//   Lossy only where documented in docs/json-forms.md: an empty list and a no-kind Feature both
-//   print as [] and read back as an empty bytes list; a float list of only non-finite values
-//   reads back as bytes; presence of an empty features/context/feature_lists message is lost.
+//   An empty int64/float list and a float list with no finite value print as typed lists,
+//   {"int64":[]}, {"float":["NaN"]}, which read back exactly. Lossy only where documented in
+//   docs/json-forms.md: a no-kind Feature prints as [] and reads back as an empty bytes list;
+//   presence of an empty features/context/feature_lists message is lost.
 //
 // Keys (both forms) that are not valid UTF-8 are printed with U+FFFD in place of the bad bytes,
 // so that the output is always valid JSON; such keys do not survive a round trip.
@@ -40,6 +41,14 @@ Result<JsonForm> ParseJsonForm(std::string_view name);  // "proto-json" | "flat"
 // because `tfq inspect --records` is a hot path.
 void AppendExampleJson(const ExampleView& example, JsonForm form, std::string* out);
 void AppendSequenceExampleJson(const SequenceExampleView& example, JsonForm form, std::string* out);
+
+// Whether every feature key of the record prints as a distinct JSON key. Keys that differ only in
+// bytes that are not valid UTF-8 ("a\xff" and "a\xfe") print the same, each bad byte as U+FFFD,
+// and reading such JSON back would keep one of them: the writers above cannot say so, converters
+// must call this first. kInvalidData naming both keys (bad bytes as \xNN) and what they print
+// as. Costs one UTF-8 check per key when every key is valid UTF-8.
+Status CheckJsonKeysDistinct(const ExampleView& example);
+Status CheckJsonKeysDistinct(const SequenceExampleView& example);
 
 // Parses one JSON object in either form (detected from its shape: proto-json when "features"
 // holds an object; for a SequenceExample when "featureLists" is present or "context" /
@@ -72,6 +81,11 @@ Status SequenceExampleFromJson(const nlohmann::ordered_json& value, SequenceExam
 // 0x15ae43fd by strtof). Fixed notation for decimal exponents -4..15, scientific otherwise.
 // Appends to *out. Exposed for the CSV exporter and tests.
 void AppendShortestFloat(float value, std::string* out);
+
+// AppendShortestFloat's text with ".0" added where it would otherwise read as an integer
+// ("1.0", "874101400.0"; "0.5", "1e+20", "NaN" unchanged): how the flat JSON form and the CSV
+// exporter write floats, so that their readers, which infer kinds, read a float back as a float.
+void AppendFloatLiteral(float value, std::string* out);
 
 }  // namespace tfq
 

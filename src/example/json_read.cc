@@ -10,12 +10,13 @@ using internal::Json;
 using internal::JsonError;
 using internal::JsonTypeName;
 
+// Whether object[name] is an object of proto-json: not one of the flat form's value objects.
 bool HasObjectMember(const Json& object, const char* name) {
   auto it = object.find(name);
-  return it != object.end() && it->is_object();
+  return it != object.end() && it->is_object() && !internal::IsFlatValueObject(*it);
 }
 
-// proto-json if "features" holds an object (in the flat form every value is an array).
+// proto-json if "features" holds an object other than a flat typed list or base64 value.
 Status ReadExample(const Json& value, Example* out) {
   *out = Example();
   if (!value.is_object()) return JsonError("", "expected a JSON object, got " + std::string(JsonTypeName(value)));

@@ -40,6 +40,10 @@ Status ProtoJsonToFeatureLists(const Json& lists, const std::string& where,
                                std::vector<std::pair<std::string, std::vector<Feature>>>* out);
 
 // The flat form: {"key": [values...]} with the kind inferred from the values.
+// Whether `value` is one of the two objects the flat form has for a feature's value: a typed
+// list ({"int64": [...]}, {"float": [...]}, {"bytes": [...]}) or one {"base64": "..."} value.
+// Form detection uses it to tell a flat feature named "features" or "feature" from proto-json.
+bool IsFlatValueObject(const Json& value);
 Status FlatToFeatures(const Json& object, const std::string& where, FeatureMap* out);
 Status FlatToFeatureLists(const Json& object, const std::string& where,
                           std::vector<std::pair<std::string, std::vector<Feature>>>* out);

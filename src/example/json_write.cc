@@ -30,14 +30,9 @@ void AppendInt64(int64_t v, std::string* out) {
 // A float as a JSON value: a number that always reads as a float (Python prints 1.0, not 1),
 // or one of the strings protobuf uses for non-finite values.
 void AppendFloatValue(float v, std::string* out) {
-  const size_t start = out->size();
   if (!std::isfinite(v)) out->push_back('"');
-  AppendShortestFloat(v, out);
-  if (!std::isfinite(v)) {
-    out->push_back('"');
-  } else if (out->find_first_of(".e", start) == std::string::npos) {
-    out->append(".0");
-  }
+  AppendFloatLiteral(v, out);
+  if (!std::isfinite(v)) out->push_back('"');
 }
 
 // Writes the values for_each yields, separated by commas; returns whether there were any.
@@ -105,10 +100,28 @@ void AppendProtoFeature(const FeatureView& f, std::string* out) {
   out->append("}}");
 }
 
+// Whether a flat array of these values would read back as another kind: an int64 or float list
+// with no value, or a float list with no finite value (["NaN"] reads back as bytes).
+bool NeedsTypedList(const FeatureView& f) {
+  if (f.kind() == FeatureKind::kInt64) {
+    size_t count = 0;
+    (void)f.CountValues(&count);
+    return count == 0;
+  }
+  if (f.kind() != FeatureKind::kFloat) return false;
+  bool any_finite = false;
+  (void)f.ForEachFloat([&](float v) { any_finite = any_finite || std::isfinite(v); });
+  return !any_finite;
+}
+
+// [values], or {"int64":[...]} / {"float":[...]} where the values alone would not say the kind.
 void AppendFlatFeature(const FeatureView& f, std::string* out) {
+  const bool typed = NeedsTypedList(f);
+  if (typed) out->append(f.kind() == FeatureKind::kInt64 ? "{\"int64\":" : "{\"float\":");
   out->push_back('[');
   AppendElements(f, JsonForm::kFlat, out);
   out->push_back(']');
+  if (typed) out->push_back('}');
 }
 
 // proto-json Features message: {"feature":{...}}, or {} when the map is empty.
@@ -185,6 +198,12 @@ void AppendFlatFeatureLists(const SequenceExampleView& example, std::string* out
 }
 
 }  // namespace
+
+void AppendFloatLiteral(float value, std::string* out) {
+  const size_t start = out->size();
+  AppendShortestFloat(value, out);
+  if (std::isfinite(value) && out->find_first_of(".e", start) == std::string::npos) out->append(".0");
+}
 
 void AppendExampleJson(const ExampleView& example, JsonForm form, std::string* out) {
   if (form == JsonForm::kFlat) {

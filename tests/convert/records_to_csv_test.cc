@@ -54,7 +54,34 @@ TEST_CASE("a column per feature, in order of first appearance; absent and empty 
       Ex({{"id", Feature::Int64s({})}, {"name", Feature()}}),
   });
   REQUIRE(csv.ok());
-  CHECK(*csv == "id,name,score\n1,a,\n-2,,0.1;1;1e+20\n,,\n");
+  CHECK(*csv == "id,name,score\n1,a,\n-2,,0.1;1.0;1e+20\n,,\n");
+}
+
+TEST_CASE("floats always have a '.' or an exponent, so that a CSV reader infers float again") {
+  Result<std::string> csv = Export({Ex({{"w", Feature::Floats({874101376.0f, -363887520.0f, 0.5f, -0.0f, 1e16f})}})});
+  REQUIRE(csv.ok());
+  CHECK(*csv == "w\n874101400.0;-363887520.0;0.5;-0.0;1e+16\n");
+}
+
+TEST_CASE("--max-columns bounds the union of the features, before any row is written") {
+  std::vector<Example> examples;
+  for (int r = 0; r < 3; ++r) {
+    FeatureMap features;
+    for (int k = 0; k < 4; ++k) features.emplace_back("k" + std::to_string(r * 4 + k), Feature::Int64s({k}));
+    examples.push_back(Ex(std::move(features)));
+  }
+  RecordsToCsvOptions options;
+  options.max_columns = 12;
+  CHECK(Export(examples, options).ok());
+  options.max_columns = 10;
+  Result<std::string> csv = Export(examples, options);
+  REQUIRE_FALSE(csv.ok());
+  CHECK(csv.status().code() == StatusCode::kResourceExhausted);
+  CHECK(csv.status().message() ==
+        "in.tfrecord: record 2: the features of the records make more than 10 columns (the limit; one per "
+        "distinct feature name); name the columns to export with --select a,b,... or raise --max-columns");
+  options.columns = {"k0", "k11"};  // --select: no union, no limit to reach
+  CHECK(Export(examples, options).ok());
 }
 
 TEST_CASE("--select picks and orders columns") {

@@ -21,7 +21,7 @@ expect_file() {
 # --- RFC 4180 corners, through the whole command and back -----------------------------------
 printf '\xef\xbb\xbfa,b,c\r\n1,"x,y",2.5\r\n\r\n2,"say ""hi""",-0.5\r\n3,"two\nlines",1e3\r\n4,,' > "$W/corners.csv"
 expect_exit 0 to_csv "$W/corners.csv" "$W/corners.out.csv"
-expect_file "$W/corners.out.csv" 'a,b,c\n1,"x,y",2.5\n2,"say ""hi""",-0.5\n3,"two\nlines",1000\n4,,\n'
+expect_file "$W/corners.out.csv" 'a,b,c\n1,"x,y",2.5\n2,"say ""hi""",-0.5\n3,"two\nlines",1000.0\n4,,\n'
 # TSV by extension, with a quoted tab.
 printf 'k\tv\nx\t"a\tb"\ny\t7\n' > "$W/t.tsv"
 expect_exit 0 to_csv "$W/t.tsv" "$W/t.out.tsv"
@@ -57,7 +57,7 @@ checks=$((checks + 1)); cmp -s "$W/s.tfrecord" "$W/s2.tfrecord" || fail "--schem
 printf '{"columns":{"price":{"kind":"float","default":0}}}' > "$W/d.json"
 expect_exit 0 "$TFQ" convert "$W/s.csv" -o "$W/d.tfrecord" --quiet --schema "$W/d.json" --select price --label-column label --na-value NA
 expect_exit 0 "$TFQ" convert "$W/d.tfrecord" -o "$W/d.csv" --quiet
-expect_file "$W/d.csv" 'price,label\n9.5,1\n0,0\n0,1\n'
+expect_file "$W/d.csv" 'price,label\n9.5,1\n0.0,0\n0.0,1\n'
 # --ragged pad and skip.
 printf 'a,b\n1,2\n3\n4,5\n' > "$W/r.csv"
 expect_exit 0 to_csv "$W/r.csv" "$W/r.out.csv" --ragged pad
@@ -138,7 +138,7 @@ with open(sys.argv[1], "w", newline="") as f:
     for i in range(60000):
         note = r.choice(["", "plain", '"quoted, with ""quotes"""', '"two\nlines"', "émoji 😀"])
         score = repr(r.randint(-999, 999) / 8)  # multiples of 1/8: exact in float32
-        score = score[:-2] if score.endswith(".0") else score  # as the export spells floats
+        # as the export spells floats: repr's "2.0" too, always a '.' or an exponent
         f.write(f"{i},{score},n{r.randint(0, 99)},{note}\n")
 PY
 expect_exit 0 "$TFQ" convert "$W/big.csv" -o "$W/big1.tfrecord" --threads 1 --quiet
@@ -185,5 +185,21 @@ if [[ -d "$SHARED/csv" ]]; then
 else
   echo "SKIP (real files): $SHARED/csv is absent"
 fi
+
+# --- Export: floats read back as floats; --max-columns bounds the exported columns ----------
+# Whole floats beyond 2^24 print as "874101400.0": written "874101400" they were re-imported as
+# integers float32 cannot hold, and the column became bytes.
+printf 'w,n\n0.5,1\n874101376.0,2\n-363887520.5,3\n1e3,4\n' > "$W/big_floats.csv"
+expect_exit 0 "$TFQ" convert "$W/big_floats.csv" -o "$W/bf1.tfrecord" --quiet
+expect_exit 0 "$TFQ" convert "$W/bf1.tfrecord" -o "$W/bf1.csv" --quiet
+expect_file "$W/bf1.csv" 'w,n\n0.5,1\n874101400.0,2\n-363887520.0,3\n1000.0,4\n'
+expect_exit 0 "$TFQ" convert "$W/bf1.csv" -o "$W/bf2.tfrecord" --quiet
+checks=$((checks + 1)); cmp -s "$W/bf1.tfrecord" "$W/bf2.tfrecord" || fail "CSV -> TFRecord -> CSV -> TFRecord changed the records"
+python3 "$TFQ_SOURCE_DIR/tests/e2e/hostile_gen.py" records-distinct-keys 3 50 > "$W/wide.tfrecord"
+expect_exit 1 "$TFQ" convert "$W/wide.tfrecord" -o "$W/wide.csv" --max-columns 120 --quiet
+expect_stderr_contains "wide.tfrecord: record 2: the features of the records make more than 120 columns (the limit; one per distinct feature name); name the columns to export with --select a,b,... or raise --max-columns"
+expect_exit 0 "$TFQ" convert "$W/wide.tfrecord" -o "$W/wide.csv" --max-columns 150 --quiet
+expect_exit 0 "$TFQ" convert "$W/wide.tfrecord" -o "$W/wide.csv" --max-columns 120 --select k0,k149 --quiet
+expect_file "$W/wide.csv" 'k0,k149\n1,\n,\n,1\n'
 
 finish

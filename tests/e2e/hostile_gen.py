@@ -142,6 +142,30 @@ def jsonl_long_line(size):
     out.write(b'"]}\n')
 
 
+def jsonl_many_keys(keys, form):
+    """One JSON line of `keys` distinct keys: flat, or proto-json's feature map."""
+    members = b",".join(b'"k%d":' % i + (b"[%d]" % i if form == "flat" else b'{"int64List":{"value":["%d"]}}' % i)
+                        for i in range(int(keys)))
+    out.write(b"{" + members + b"}\n" if form == "flat" else b'{"features":{"feature":{' + members + b"}}}\n")
+
+
+def jsonl_many_values(count, value):
+    """One flat JSON line holding one list of `count` copies of `value` (e.g. "" or 0)."""
+    out.write(b'{"x":[')
+    value = value.encode()
+    repeat((value + b",") * 65536, (int(count) - 1) * (len(value) + 1))
+    out.write(value + b"]}\n")
+
+
+def records_distinct_keys(records, keys_per_record):
+    """TFRecords of Examples whose keys are all distinct: a wide union of columns."""
+    n = int(keys_per_record)
+    for r in range(int(records)):
+        entries = b"".join(field(1, field(1, b"k%d" % (r * n + i)) + field(2, field(3, field(1, b"\x01"))))
+                           for i in range(n))
+        out.write(record(field(1, entries)))
+
+
 def example_records(kind):
     """Example payloads whose declared lengths lie, framed as valid TFRecords."""
     good = example(b"k", [1, 2, 3])
@@ -152,6 +176,10 @@ def example_records(kind):
     elif kind == "nested-length":  # the inner Features claims more than its parent holds
         inner = field(1, b"\x0a" + varint(1 << 40) + b"xy")
         payloads = [field(1, inner)]
+    elif kind == "utf8-collision":  # keys a\xff and a\xfe: both print as "a\ufffd" in JSON
+        entries = b"".join(field(1, field(1, key) + field(2, field(3, field(1, b"\x01"))))
+                           for key in (b"a\xff", b"a\xfe"))
+        payloads = [field(1, entries)]
     elif kind == "deep":  # 100,000 nested length-delimited submessages under an unknown field
         lengths = [0]  # built from the inside out without quadratic copying
         for _ in range(100000):
@@ -228,6 +256,9 @@ KINDS = {
     "csv-many-columns": csv_many_columns,
     "jsonl-deep": jsonl_deep,
     "jsonl-long-line": jsonl_long_line,
+    "jsonl-many-keys": jsonl_many_keys,
+    "jsonl-many-values": jsonl_many_values,
+    "records-distinct-keys": records_distinct_keys,
     "example": example_records,
     "jpeg-huge": jpeg_huge,
     "jpeg-scans": jpeg_scans,

@@ -153,7 +153,12 @@ gen jsonl-deep 1000000 > "$WORK/deep.jsonl"
 bounded 64 10 3 "$TFQ" convert "$WORK/deep.jsonl" -o "$WORK/deep.tfrecord"
 expect_stderr_contains "$WORK/deep.jsonl: line 1: JSON nested deeper than 64 levels"
 bounded 400 60 1 "$TFQ" convert - --from jsonl -o "$WORK/long.tfrecord" < <(gen jsonl-long-line 1000000000)
-expect_stderr_contains "<stdin>: line 1 is longer than 67108864 bytes, the limit that bounds memory; raise it with --max-row-size"
+expect_stderr_contains "<stdin>: line 1 is longer than 16777216 bytes, the limit that bounds memory; raise it with --max-row-size"
+# Many tiny values: the default --max-row-size for JSON (16 MiB) keeps a line under a gigabyte
+# (711 MB measured for empty strings, docs/limits.md); 64 MiB of them took 2.7 GB.
+bounded 1000 60 0 "$TFQ" convert - --from jsonl -o "$WORK/tiny.tfrecord" < <(gen jsonl-many-values 5592000 '""')
+bounded 64 10 1 "$TFQ" convert - --from jsonl -o "$WORK/tiny.tfrecord" < <(gen jsonl-many-values 22000000 '""')
+expect_stderr_contains "line 1 is longer than 16777216 bytes, the limit that bounds memory"
 printf '{"x":[1e999999]}\n' > "$WORK/bignum.jsonl"
 expect_exit 3 "$TFQ" convert "$WORK/bignum.jsonl" -o "$WORK/bignum.tfrecord"
 expect_stderr_contains "$WORK/bignum.jsonl: line 1"

@@ -104,7 +104,8 @@ TEST_CASE("the flat form") {
   CHECK(ToJson(KitchenSink(), JsonForm::kFlat) ==
         R"({"i":[1,-9223372036854775808,9223372036854775807],)"
         R"("f":[0.1,"NaN","Infinity","-Infinity",1.0,-0.0,1e+20,1.4013e-45,3.4028235e+38,33871890.0],)"
-        R"("b":["","hi",{"base64":"/w=="},"日本"],"none":[],"ei":[],"ef":[],"eb":[],"ключ \"q\"":["x"]})");
+        R"("b":["","hi",{"base64":"/w=="},"日本"],"none":[],"ei":{"int64":[]},"ef":{"float":[]},"eb":[],)"
+        R"("ключ \"q\"":["x"]})");
   Example escapes;
   escapes.features = {{"k\n", Feature::Bytes({std::string("tab\t\"\\\x01\x7f", 8)})}};
   CHECK(ToJson(escapes, JsonForm::kFlat) == R"({"k\n":["tab\t\"\\\u0001)" "\x7f" R"("]})");
@@ -119,6 +120,47 @@ TEST_CASE("keys that are not UTF-8 print with U+FFFD, so the output is always va
   e.features = {{"a\xff" "b", Feature::Int64s({1})}};
   CHECK(ToJson(e, JsonForm::kFlat) == "{\"a\xef\xbf\xbd" "b\":[1]}");
   CHECK(nlohmann::json::parse(ToJson(e, JsonForm::kProtoJson)).is_object());
+}
+
+TEST_CASE("flat: a typed list where the values alone would not say the kind") {
+  Example e;
+  e.features = {{"ei", Feature::Int64s({})}, {"ef", Feature::Floats({})}, {"nan", Feature::Floats({kNaN, -kInf})},
+                {"mixed", Feature::Floats({kNaN, 1.0f})}, {"eb", Feature::Bytes({})}};
+  const std::string json = ToJson(e, JsonForm::kFlat);
+  CHECK(json == R"({"ei":{"int64":[]},"ef":{"float":[]},"nan":{"float":["NaN","-Infinity"]},)"
+                R"("mixed":["NaN",1.0],"eb":[]})");
+  Example back;
+  REQUIRE(ExampleFromJson(nlohmann::ordered_json::parse(json), &back).ok());
+  CHECK(Serialize(back) == Serialize(e));
+}
+
+TEST_CASE("keys that print as one JSON key are refused before writing") {
+  Example e;
+  e.features = {{"a\xff", Feature::Int64s({1})}, {"b", Feature::Int64s({2})}, {"a\xfe", Feature::Int64s({3})}};
+  const std::string bytes = Serialize(e);
+  ExampleView view;
+  REQUIRE(view.Parse(bytes).ok());
+  Status s = CheckJsonKeysDistinct(view);
+  CHECK(s.code() == StatusCode::kInvalidData);
+  CHECK(s.message() == "feature keys \"a\\xff\" and \"a\\xfe\" both print as the JSON key \"a\xef\xbf\xbd\" "
+                       "(bytes that are not UTF-8 print as U+FFFD), so one would be lost; rename the keys, or "
+                       "keep the data as TFRecord");
+  // A key with U+FFFD itself collides with one whose bad byte prints as U+FFFD.
+  e.features = {{"a\xef\xbf\xbd", Feature::Int64s({1})}, {"a\x80", Feature::Int64s({2})}};
+  const std::string bytes2 = Serialize(e);
+  REQUIRE(view.Parse(bytes2).ok());
+  CHECK(CheckJsonKeysDistinct(view).code() == StatusCode::kInvalidData);
+  // Distinct after printing: fine, UTF-8 or not.
+  e.features = {{"a\xff", Feature::Int64s({1})}, {"b\xff", Feature::Int64s({2})}, {"日本", Feature::Int64s({3})}};
+  const std::string bytes3 = Serialize(e);
+  REQUIRE(view.Parse(bytes3).ok());
+  CHECK(CheckJsonKeysDistinct(view).ok());
+  SequenceExample seq;
+  seq.feature_lists = {{"t\xff", {}}, {"t\xfe", {}}};
+  const std::string bytes4 = Serialize(seq);
+  SequenceExampleView seq_view;
+  REQUIRE(seq_view.Parse(bytes4).ok());
+  CHECK(CheckJsonKeysDistinct(seq_view).message().rfind("feature list keys", 0) == 0);
 }
 
 TEST_CASE("ParseJsonForm") {
@@ -142,15 +184,10 @@ bool SameBits(const Example& a, const Example& b) { return Serialize(a) == Seria
 bool SameBits(const SequenceExample& a, const SequenceExample& b) { return Serialize(a) == Serialize(b); }
 
 // What the flat form keeps of a Feature (docs/json-forms.md, "What flat loses").
+// The one loss left: a Feature with no kind prints [] and reads back as an empty bytes list.
+// (Empty int64/float lists and float lists of only non-finite values print as typed lists.)
 Feature FlatImage(const Feature& f) {
-  size_t n = f.bytes_list.size() + f.float_list.size() + f.int64_list.size();
-  if (n == 0) return Feature::Bytes({});  // no kind or an empty list of any kind: []
-  if (f.kind == FeatureKind::kFloat &&
-      std::none_of(f.float_list.begin(), f.float_list.end(), [](float v) { return std::isfinite(v); })) {
-    std::vector<std::string> names;  // only non-finite values: ["NaN", ...] reads as bytes
-    for (float v : f.float_list) names.push_back(std::isnan(v) ? "NaN" : v > 0 ? "Infinity" : "-Infinity");
-    return Feature::Bytes(names);
-  }
+  if (f.kind == FeatureKind::kNone) return Feature::Bytes({});
   return f;
 }
 

@@ -128,22 +128,71 @@ TEST_CASE("flat kinds are inferred from the values") {
   CHECK(find("big") == Feature::Int64s({std::numeric_limits<int64_t>::max(), std::numeric_limits<int64_t>::min()}));
 }
 
+TEST_CASE("flat: one value is a one-value list, booleans are int64 0/1, typed lists say the kind") {
+  Example e = ReadExample(R"({"id":1,"name":"a","w":0.5,"ok":true,"no":false,"bin":{"base64":"/w=="},"nan":"NaN",)"
+                          R"("flags":[true,false,2],"fb":[true,0.5],"ei":{"int64":[]},"ef":{"float":[]},)"
+                          R"("eb":{"bytes":[]},"ti":{"int64":[1,true]},"tf":{"float":["NaN",2,0.5]},)"
+                          R"("tb":{"bytes":["x",{"base64":"AA=="}]},"exact":[16777216,0.5,16777217.0]})");
+  auto find = [&](const char* key) {
+    for (const auto& [k, f] : e.features) if (k == key) return f;
+    FAIL("no feature " << key);
+    return Feature();
+  };
+  CHECK(find("id") == Feature::Int64s({1}));
+  CHECK(find("name") == Feature::Bytes({"a"}));
+  CHECK(find("w") == Feature::Floats({0.5f}));
+  CHECK(find("ok") == Feature::Int64s({1}));
+  CHECK(find("no") == Feature::Int64s({0}));
+  CHECK(find("bin") == Feature::Bytes({"\xff"}));
+  CHECK(find("nan") == Feature::Bytes({"NaN"}));
+  CHECK(find("flags") == Feature::Int64s({1, 0, 2}));
+  CHECK(find("fb") == Feature::Floats({1.0f, 0.5f}));
+  CHECK(find("ei") == Feature::Int64s({}));
+  CHECK(find("ef") == Feature::Floats({}));
+  CHECK(find("eb") == Feature::Bytes({}));
+  CHECK(find("ti") == Feature::Int64s({1, 1}));
+  CHECK(find("tf").kind == FeatureKind::kFloat);
+  CHECK(find("tf").float_list.size() == 3);
+  CHECK(find("tb") == Feature::Bytes({"x", std::string(1, '\0')}));
+  CHECK(find("exact") == Feature::Floats({16777216.0f, 0.5f, 16777216.0f}));
+  // A flat feature named "features" holding a typed list is flat, not proto-json.
+  CHECK(ReadExample(R"({"features":{"int64":[]}})").features[0].second == Feature::Int64s({}));
+  CHECK(ReadExample(R"({"features":{"base64":"AA=="}})").features[0].second == Feature::Bytes({std::string(1, '\0')}));
+  // Steps of a feature list are lists: a lone value there is an error, a typed list is fine.
+  CHECK(SequenceError(R"({"feature_lists":{"t":[1]}})") ==
+        R"(feature_lists["t"][0]: expected an array of values or a typed list ({"int64": [...]}, {"float": [...]}, {"bytes": [...]}), got an integer)");
+  SequenceExample seq;
+  REQUIRE(SequenceExampleFromJson(nlohmann::json::parse(R"({"context":{"feature":{"int64":[]}},"feature_lists":{"t":[{"float":[]}]}})"), &seq).ok());
+  CHECK(seq.context[0].second == Feature::Int64s({}));
+  CHECK(seq.feature_lists[0].second[0] == Feature::Floats({}));
+}
+
 TEST_CASE("flat errors say what does not fit, and where") {
   CHECK(ExampleError(R"({"a":[1,"x"]})") == R"(["a"]: mixed kinds in one list (numbers and strings))");
   CHECK(ExampleError(R"({"a":[1.5,{"base64":"AA=="}]})") == R"(["a"]: mixed kinds in one list (numbers and strings))");
   CHECK(ExampleError(R"({"a":[[1]]})") == R"(["a"][0]: nested arrays are not allowed)");
   CHECK(ExampleError(R"({"a":[{"x":1}]})") == R"(["a"][0]: nested objects are not allowed (except {"base64": "..."}))");
-  CHECK(ExampleError(R"({"a":{"b":[1]}})") == R"(["a"]: expected an array of values, got an object)");
-  CHECK(ExampleError(R"({"a":1})") == R"(["a"]: expected an array of values, got an integer)");
-  CHECK(ExampleError(R"({"a":[true]})") == R"(["a"][0]: expected a number or a string, got true)");
+  CHECK(ExampleError(R"({"a":{"b":[1]}})") ==
+        R"(["a"]: expected a value, an array of values or a typed list ({"int64": [...]}, {"float": [...]}, {"bytes": [...]}), got an object)");
+  CHECK(ExampleError(R"({"a":null})") ==
+        R"(["a"]: expected a value, an array of values or a typed list ({"int64": [...]}, {"float": [...]}, {"bytes": [...]}), got null)");
+  CHECK(ExampleError(R"({"a":{"int64":[1.5]}})") == R"(["a"].int64[0]: expected an int64, got a number)");
+  CHECK(ExampleError(R"({"a":{"float":["x"]}})") == R"(["a"].float[0]: expected a float, got the string "x")");
+  CHECK(ExampleError(R"({"a":{"bytes":[1]}})") ==
+        R"(["a"].bytes[0]: expected a string or {"base64": "..."}, got an integer)");
+  // An integer joins a float list only if float32 holds it exactly (the CSV reader's rule).
+  CHECK(ExampleError(R"({"w":[16777217,0.5]})") ==
+        R"(["w"][0]: the integer 16777217 in a float list is not exactly a float32 (it would become 16777216); )"
+        R"(write it with a '.' (16777217.0) to accept the rounding, or keep integers in an int64 list)");
+  CHECK(ExampleError(R"({"w":{"float":[9007199254740993]}})").find("the integer 9007199254740993 in a float list") !=
+        std::string::npos);
+  CHECK(ExampleError(R"({"w":[1.5,9223372036854775808]})") == R"(["w"][1]: integer 9223372036854775808 is beyond int64)");
   CHECK(ExampleError(R"({"a":[null]})") == R"(["a"][0]: expected a number or a string, got null)");
   CHECK(ExampleError(R"({"a":[1,18446744073709551615]})") == R"(["a"][1]: integer 18446744073709551615 is beyond int64)");
   CHECK(ExampleError(R"({"a":[1e39]})") == R"(["a"][0]: 1e+39 is out of float32 range)");
   CHECK(ExampleError(R"({"a":[{"base64":"not base64!"}]})") == R"(["a"][0].base64: bad base64 "not base64!")");
   CHECK(ExampleError(R"({"a":[{"base64":1}]})") == R"(["a"][0].base64: expected a base64 string, got an integer)");
   CHECK(ExampleError("[1]") == "expected a JSON object, got an array");
-  CHECK(SequenceError(R"({"context":{"a":[1]},"feature_lists":{"t":[1]}})") ==
-        R"(feature_lists["t"][0]: expected an array of values, got an integer)");
   CHECK(SequenceError(R"({"feature_lists":{"t":{}}})") == R"(feature_lists["t"]: expected an array of steps, got an object)");
   CHECK(SequenceError(R"({"context":{"a":[1]},"extra":1})") ==
         R"(unknown field "extra" (a SequenceExample has context and feature_lists))");

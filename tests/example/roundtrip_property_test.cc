@@ -35,16 +35,11 @@ std::string Encode(const SequenceExample& s) {
   return out;
 }
 
-// What the flat form keeps of a Feature: [] for no values of any kind (read back as an empty
-// bytes list), and a float list of only non-finite values reads back as their names in bytes.
+// What the flat form keeps of a Feature: all of it, except that a Feature with no kind prints
+// [] and reads back as an empty bytes list. (Empty int64 and float lists, and float lists of only
+// non-finite values, print as typed lists, {"int64":[]}, {"float":["NaN"]}, and come back.)
 Feature FlatImage(const Feature& f) {
-  if (f.bytes_list.empty() && f.float_list.empty() && f.int64_list.empty()) return Feature::Bytes({});
-  if (f.kind == FeatureKind::kFloat &&
-      std::none_of(f.float_list.begin(), f.float_list.end(), [](float v) { return std::isfinite(v); })) {
-    std::vector<std::string> names;
-    for (float v : f.float_list) names.push_back(std::isnan(v) ? "NaN" : v > 0 ? "Infinity" : "-Infinity");
-    return Feature::Bytes(names);
-  }
+  if (f.kind == FeatureKind::kNone) return Feature::Bytes({});
   return f;
 }
 
