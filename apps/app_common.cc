@@ -5,6 +5,7 @@
 #include "common/byte_size.h"
 #include "io/file_streams.h"
 #include "io/glob.h"
+#include "progress.h"
 
 namespace tfq::app {
 
@@ -21,12 +22,14 @@ int ExitCodeFor(const Status& status) {
 
 int ReportError(const Status& status) {
   if (!status.ok() && status.code() != StatusCode::kBrokenPipe) {
+    ClearProgressLine();
     std::fprintf(stderr, "tfq: error: %s\n", status.message().c_str());
   }
   return ExitCodeFor(status);
 }
 
 void PrintWarning(std::string_view message) {
+  ClearProgressLine();
   std::fprintf(stderr, "tfq: warning: %.*s\n", static_cast<int>(message.size()), message.data());
 }
 

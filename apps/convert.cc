@@ -12,6 +12,7 @@
 #include "common/byte_size.h"
 #include "commands.h"
 #include "io/glob.h"
+#include "progress.h"
 
 namespace tfq::app {
 namespace {
@@ -118,7 +119,13 @@ int RunConvert(const ConvertFlags& flags) {
   CleanAndReportLeftovers({flags.output, {}, {}});
   ConvertSummary summary;
   const auto start = std::chrono::steady_clock::now();
-  Status s = conversion->run(flags, inputs.value(), &summary);
+  Status s;
+  {
+    // Images draw their own bar (images/s and failures); every other direction gets this line.
+    ProgressLine progress("tfq convert", ProgressLine::TotalBytes(inputs.value()),
+                          !flags.quiet && std::string_view(conversion->from) != "images");
+    s = conversion->run(flags, inputs.value(), &summary);
+  }
   summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!s.ok()) return ReportError(s);
   summary.bytes = OutputBytes(summary);

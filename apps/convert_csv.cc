@@ -1,5 +1,5 @@
 // `tfq convert` from CSV tables into TFRecord files (docs/convert-tables.md): the "Tables" flags,
-// the output (one file or shards), progress and --print-schema over src/convert/csv_to_records.h.
+// the output (one file or shards), and --print-schema over src/convert/csv_to_records.h.
 #include "convert_csv.h"
 
 #include <sys/stat.h>
@@ -184,44 +184,6 @@ class RecordOutputs {
   uint64_t records_ = 0;
 };
 
-// "\r[#########-----------]  45%  12.3 MB/s  123456 rows" at most ten times a second.
-class ProgressBar {
- public:
-  ProgressBar(bool enabled, const std::vector<std::string>& inputs) : enabled_(enabled) {
-    for (const std::string& path : inputs) {
-      struct stat st;
-      if (path != "-" && stat(path.c_str(), &st) == 0) total_ += static_cast<uint64_t>(st.st_size);
-    }
-  }
-  ~ProgressBar() {
-    if (drawn_) std::fputs("\r\033[K", stderr);
-  }
-  void Update(const CsvProgress& p) {
-    if (!enabled_) return;
-    const auto now = std::chrono::steady_clock::now();
-    if (drawn_ && now - last_ < std::chrono::milliseconds(100)) return;
-    last_ = now;
-    drawn_ = true;
-    const double seconds = std::chrono::duration<double>(now - start_).count();
-    const double fraction = total_ ? std::min(1.0, static_cast<double>(p.input_bytes) / total_) : 0;
-    char bar[31];
-    const int filled = static_cast<int>(fraction * 30);
-    for (int i = 0; i < 30; ++i) bar[i] = i < filled ? '#' : '-';
-    bar[30] = '\0';
-    std::fprintf(stderr, "\r[%s] %3.0f%%  %.1f MB/s  %llu rows", bar, fraction * 100,
-                 seconds > 0 ? static_cast<double>(p.input_bytes) / seconds / 1e6 : 0.0,
-                 static_cast<unsigned long long>(p.rows));
-    std::fflush(stderr);
-  }
-
- private:
-  const bool enabled_;
-  uint64_t total_ = 0;
-  bool drawn_ = false;
-  const std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
-  std::chrono::steady_clock::time_point last_;
-};
-
 Status CsvToTfRecord(const ConvertFlags& flags, const std::vector<std::string>& inputs,
                      ConvertSummary* summary) {
   if (Tables().print_schema && flags.json) {
@@ -243,7 +205,6 @@ Status CsvToTfRecord(const ConvertFlags& flags, const std::vector<std::string>& 
   }
   RecordOutputs outputs;
   TFQ_RETURN_IF_ERROR(outputs.Open(flags));
-  ProgressBar bar(!flags.quiet && !flags.json && isatty(STDERR_FILENO), inputs);
   CsvCallbacks callbacks;
   if (Tables().print_schema) {
     callbacks.on_schema = [](const csv::Schema& schema) {
@@ -256,7 +217,6 @@ Status CsvToTfRecord(const ConvertFlags& flags, const std::vector<std::string>& 
   callbacks.sink = [&](std::string_view framed, std::span<const size_t> ends) {
     return outputs.Write(framed, ends);
   };
-  callbacks.progress = [&](const CsvProgress& p) { bar.Update(p); };
   CsvProgress result;
   TFQ_RETURN_IF_ERROR(CsvToRecords(inputs, open, *options, callbacks, &result));
   TFQ_RETURN_IF_ERROR(outputs.Close(summary));

@@ -1,10 +1,13 @@
 // `tfq inspect`: count, verify, dump and summarize TFRecord files, for people and for scripts.
 #include "inspect.h"
 
+#include <unistd.h>
+
 #include <cstdio>
 
 #include "common/json_output.h"
 #include "example/example_view.h"
+#include "progress.h"
 #include "example/json_forms.h"
 #include "io/file_streams.h"
 #include "commands.h"
@@ -154,6 +157,10 @@ int RunInspect(const InspectOptions& opts) {
   inspect::ScanOptions scan;
   Status s = ResolveRecordInputs(opts.input, &paths, &scan);
   if (!s.ok()) return ReportError(s);
+  // --records and --index stream to stdout: no progress line over them on the same terminal.
+  const bool streams = opts.records || opts.index;
+  ProgressLine progress("tfq inspect", ProgressLine::TotalBytes(paths),
+                        !opts.quiet && !(streams && isatty(STDOUT_FILENO)));
   if (opts.count) return RunCount(opts, paths, scan);
   if (opts.verify) return RunVerify(opts, paths, scan);
   if (opts.records) return RunRecords(opts, paths, scan);
@@ -168,6 +175,7 @@ void SetupInspectCommand(CLI::App& app, int* exit_code) {
   CLI::App* cmd = app.add_subcommand("inspect", "Count, verify, summarize and dump TFRecord files");
   AddRecordInputFlags(cmd, &opts->input);
   cmd->add_flag("--json", opts->json, "print the result as one JSON object (stable field names)");
+  cmd->add_flag("-q,--quiet", opts->quiet, "no progress line (shown only when stderr is a terminal)");
   cmd->add_flag("--count", opts->count, "print only the number of records (reads headers only)");
   cmd->add_flag("--verify", opts->verify, "check every CRC and parse every record; problems on stderr");
   cmd->add_flag("--records", opts->records, "print records as JSON lines");

@@ -13,6 +13,7 @@ namespace tfq::app {
 struct InspectOptions {
   RecordInputFlags input;
   bool json = false;
+  bool quiet = false;  // no progress line
   bool count = false;
   bool verify = false;
   bool records = false;

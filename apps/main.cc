@@ -30,7 +30,7 @@ int main(int argc, char** argv) {
   bool found = false;
   for (const CLI::App* sub : app.get_subcommands({})) {
     known += (known.empty() ? "" : ", ") + sub->get_name();
-    found = found || (argc > 1 && sub->get_name() == argv[1]);
+    found = found || (argc > 1 && sub->check_name(argv[1]));
   }
   if (argc > 1 && argv[1][0] != '-' && !found) {
     std::fprintf(stderr, "tfq: error: unknown command '%s' (commands: %s); run 'tfq --help'\n", argv[1],

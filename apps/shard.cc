@@ -4,6 +4,7 @@
 #include "app_common.h"
 #include "commands.h"
 #include "common/byte_size.h"
+#include "progress.h"
 #include "reshard/shard.h"
 #include "reshard_report.h"
 
@@ -52,7 +53,10 @@ int RunShardCommand(const ShardCommandOptions& opts) {
 
   reshard::RunSummary summary;
   const auto start = std::chrono::steady_clock::now();
-  s = reshard::RunShard(paths, options, &summary);
+  {
+    ProgressLine progress("tfq shard", ProgressLine::TotalBytes(paths), !opts.quiet);
+    s = reshard::RunShard(paths, options, &summary);
+  }
   if (!s.ok()) return ReportError(s);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return PrintReshardSummary("shard", summary, seconds, opts.single, opts.json, opts.quiet);
@@ -78,7 +82,7 @@ void SetupShardCommand(CLI::App& app, int* exit_code) {
   index->needs(num);
   num->needs(index);
   cmd->add_flag("--json", opts->json, "print the summary as JSON on stdout");
-  cmd->add_flag("-q,--quiet", opts->quiet, "no summary line");
+  cmd->add_flag("-q,--quiet", opts->quiet, "no progress and no summary line");
   cmd->footer(
       "Every record is hashed on the way in and on the way out; the outputs are kept only if the\n"
       "counts and order-independent checksums match (exit 1 otherwise). Outputs appear together,\n"

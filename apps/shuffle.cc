@@ -4,6 +4,7 @@
 #include "app_common.h"
 #include "commands.h"
 #include "common/byte_size.h"
+#include "progress.h"
 #include "reshard/shuffle.h"
 #include "reshard_report.h"
 
@@ -57,7 +58,12 @@ int RunShuffleCommand(const ShuffleCommandOptions& opts) {
 
   reshard::RunSummary summary;
   const auto start = std::chrono::steady_clock::now();
-  s = reshard::RunShuffle(paths, options, &summary);
+  {
+    // Inputs larger than --memory are read about twice (a pass to spill or index, a pass back).
+    const uint64_t total = ProgressLine::TotalBytes(paths);
+    ProgressLine progress("tfq shuffle", total, !opts.quiet, total > options.memory ? 2 : 1);
+    s = reshard::RunShuffle(paths, options, &summary);
+  }
   if (!s.ok()) return ReportError(s);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return PrintReshardSummary("shuffle", summary, seconds, /*selected=*/false, opts.json, opts.quiet);
@@ -87,7 +93,7 @@ void SetupShuffleCommand(CLI::App& app, int* exit_code) {
   // For benchmarks and tests only (the output is the same): force how the key order is found.
   cmd->add_option("--method", opts->method, "auto|buckets|reread|rescan")->group("");
   cmd->add_flag("--json", opts->json, "print the summary as JSON on stdout");
-  cmd->add_flag("-q,--quiet", opts->quiet, "no summary line");
+  cmd->add_flag("-q,--quiet", opts->quiet, "no progress and no summary line");
   cmd->footer(
       "Every permutation of all input records is equally likely; the result depends only on the\n"
       "inputs, --seed and --shards (not on --memory or --tmp-dir). Inputs larger than --memory are\n"

@@ -14,4 +14,15 @@ build/examples/make_image_folder "$out/images" --classes 3 --per-class 16
 build/tfq convert "$out/images" -o "$out/shards/train" --size 64x64 --shards 2 --suffix .tfrecord
 build/tfq inspect "$out"/shards/train-*-of-00002.tfrecord
 build/tfq inspect --verify "$out"/shards/train-*-of-00002.tfrecord
-head -c 600 "$out/shards/train.manifest.json"
+sed -n '1,/"shards"/p' "$out/shards/train.manifest.json"
+set +x
+cat <<EOF
+
+Done. The shards and their manifest are in $out/shards/.
+Next:
+  build/tfq inspect --stats $out/shards/train-*                 # per-feature statistics
+  build/tfq inspect --records --format flat $out/shards/train-00000-of-00002.tfrecord | head -3
+  build/tfq shuffle $out/shards/train-* -o $out/shuffled/train --shards 4 --seed 1
+  cmake --install build                                          # tfq on the PATH (/usr/local/bin)
+  bash scripts/test.sh                                           # the whole test suite
+EOF

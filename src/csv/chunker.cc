@@ -187,7 +187,6 @@ Status Chunker::Next(Chunk* chunk, bool* done) {
   } else {
     in_->Consume(cut);
   }
-  bytes_chunked_ += cut;
   next_line_ += lines;
   next_record_ += records;
   return Status::OK();

@@ -77,7 +77,6 @@ class Chunker {
   void Lend(bool lend) { lend_ = lend; }
 
   // Bytes handed out in chunks so far (the BOM excluded).
-  uint64_t bytes_chunked() const { return bytes_chunked_; }
 
  private:
   Status RecordTooLong(std::string_view scanned) const;
@@ -91,7 +90,6 @@ class Chunker {
   uint64_t next_index_ = 0;
   uint64_t next_line_ = 1;
   uint64_t next_record_ = 0;
-  uint64_t bytes_chunked_ = 0;
   bool lend_ = false;
   size_t lent_ = 0;  // bytes handed out by the last Next that are still to be consumed
 };

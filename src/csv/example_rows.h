@@ -22,21 +22,10 @@
 
 namespace tfq::csv {
 
-// Encodes the typed values of a RowConverter. Reuse one per thread: nothing allocates once its
-// buffers have grown.
-class RowExampleEncoder {
- public:
-  // Appends the serialized tf.Example of the row `converter` converted last to *out.
-  void Encode(const RowConverter& converter, std::string* out);
-
- private:
-  ExampleEncoder encoder_;
-  std::vector<std::string_view> bytes_;
-};
-
 // Converts and encodes in one pass: each field of a parsed row is parsed straight into the
 // Example's bytes (KeyedExampleEncoder), with no typed values in between. The bytes and the
-// errors are exactly those of RowConverter::Convert followed by RowExampleEncoder::Encode (an
+// errors are exactly those of RowConverter::Convert followed by encoding its typed values with
+// ExampleEncoder (tests/csv/row_example_encoder.h, the oracle the tests compare against; an
 // error re-runs the converter on the row for its message). The hot path of `tfq convert`.
 //
 // Thread safety: none; one writer per thread (copies are independent).

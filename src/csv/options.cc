@@ -12,15 +12,6 @@ Result<RaggedPolicy> ParseRaggedPolicy(std::string_view name) {
                                  "\" (expected error, pad or skip)");
 }
 
-std::string_view RaggedPolicyName(RaggedPolicy policy) {
-  switch (policy) {
-    case RaggedPolicy::kError: return "error";
-    case RaggedPolicy::kPad: return "pad";
-    case RaggedPolicy::kSkip: return "skip";
-  }
-  return "error";
-}
-
 Status ValidateParseOptions(const ParseOptions& options) {
   const char d = options.delimiter;
   if (d == '\n' || d == '\r') {

@@ -23,7 +23,6 @@ enum class RaggedPolicy : uint8_t {
 
 // "error", "pad", "skip".
 Result<RaggedPolicy> ParseRaggedPolicy(std::string_view name);
-std::string_view RaggedPolicyName(RaggedPolicy policy);
 
 struct ParseOptions {
   char delimiter = ',';

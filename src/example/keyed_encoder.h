@@ -42,7 +42,6 @@ class KeyedExampleEncoder {
 
   explicit KeyedExampleEncoder(std::span<const std::string> keys);
 
-  size_t num_keys() const { return keys_.size(); }
   size_t FeatureRoom(size_t i) const { return keys_[i].key_field_size + kFramingRoom; }
 
   char* BeginRecord(char* begin) const { return begin + 1 + head_size_; }

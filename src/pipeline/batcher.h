@@ -25,7 +25,6 @@ class Batcher {
       : specs_(specs), batch_size_(batch_size), drop_remainder_(drop_remainder) {}
 
   void Add(Batch chunk);
-  size_t pending_rows() const { return rows_; }
 
   // Moves a full batch into *out if batch_size rows are pending (reusing *out's memory when it
   // has to copy). *spare receives *out's previous contents when they are not reused.

@@ -1,6 +1,9 @@
 // Where tests find the shared corpus (../shared beside the checkout, or $TFQ_SHARED_DIR) and
-// scratch space. Tests that need ../shared call SharedDir() and skip, with a message saying so,
-// when it returns an empty string: a user's fresh clone has no ../shared.
+// scratch space. Test cases that need ../shared belong to the doctest test suite "shared"
+// (`TEST_CASE("..." * doctest::test_suite("shared"))`, registered with tfq_add_unit_test's
+// SHARED): unit.<part> leaves them out and conformance.<part> runs them, reporting a skip where
+// ../shared is absent (a user's fresh clone has none). Inside, they REQUIRE a non-empty
+// SharedDir(), so that they can never pass without reading it.
 #ifndef TFQ_TESTS_COMMON_TEST_ENV_H_
 #define TFQ_TESTS_COMMON_TEST_ENV_H_
 

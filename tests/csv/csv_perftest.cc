@@ -25,6 +25,7 @@
 #include "csv/chunker.h"
 #include "csv/converter.h"
 #include "csv/example_rows.h"
+#include "row_example_encoder.h"
 #include "csv/infer.h"
 #include "csv/parser.h"
 #include "csv/schema.h"

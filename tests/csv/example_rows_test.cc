@@ -7,6 +7,7 @@
 
 #include "csv/converter.h"
 #include "csv/example_rows.h"
+#include "row_example_encoder.h"
 #include "csv/parser.h"
 #include "common/byte_buffer.h"
 

@@ -58,12 +58,9 @@ struct Tally {
   }
 };
 
-TEST_CASE("real files: what Python's csv module reads, then inferred-schema conversion") {
+TEST_CASE("real files: what Python's csv module reads, then inferred-schema conversion" * doctest::test_suite("shared")) {
   const std::string shared = tfq::testing::SharedDir();
-  if (shared.empty()) {
-    MESSAGE("skipped: ../shared is absent");
-    return;
-  }
+  REQUIRE_MESSAGE(!shared.empty(), "../shared is absent");
   for (const Expected& e : kFiles) {
     CAPTURE(e.file);
     const std::string text = tfq::testing::ReadFileOrDie(shared + "/csv/" + e.file);
@@ -127,12 +124,9 @@ TEST_CASE("real files: what Python's csv module reads, then inferred-schema conv
   }
 }
 
-TEST_CASE("real files: inferred kinds of the telling columns") {
+TEST_CASE("real files: inferred kinds of the telling columns" * doctest::test_suite("shared")) {
   const std::string shared = tfq::testing::SharedDir();
-  if (shared.empty()) {
-    MESSAGE("skipped: ../shared is absent");
-    return;
-  }
+  REQUIRE_MESSAGE(!shared.empty(), "../shared is absent");
   auto infer = [&](const char* file) {
     const std::string text = tfq::testing::ReadFileOrDie(shared + "/csv/" + file);
     ChunkParser parser(ParseOptions{});

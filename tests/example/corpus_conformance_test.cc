@@ -85,12 +85,9 @@ std::string ThroughJson(const std::string& json, bool sequence) {
   return out;
 }
 
-TEST_CASE("proto-json equals the oracle's for every record of the corpus") {
+TEST_CASE("proto-json equals the oracle's for every record of the corpus" * doctest::test_suite("shared")) {
   const std::string shared = testing::SharedDir();
-  if (shared.empty()) {
-    MESSAGE("skipped: no shared corpus (set TFQ_SHARED_DIR)");
-    return;
-  }
+  REQUIRE_MESSAGE(!shared.empty(), "no shared corpus (set TFQ_SHARED_DIR)");
   for (const CorpusFile& file : ExampleFiles(shared)) {
     CAPTURE(file.path);
     const std::string path = shared + "/corpus/" + file.path;

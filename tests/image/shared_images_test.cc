@@ -56,12 +56,9 @@ const std::map<std::string, Expect>& OddExpectations() {
   return m;
 }
 
-TEST_CASE("every odd file converts or is refused with a clear message") {
+TEST_CASE("every odd file converts or is refused with a clear message" * doctest::test_suite("shared")) {
   std::string dir = ImagesDir();
-  if (dir.empty()) {
-    MESSAGE("skipped: no shared folder (set TFQ_SHARED_DIR)");
-    return;
-  }
+  REQUIRE_MESSAGE(!dir.empty(), "no shared folder (set TFQ_SHARED_DIR)");
   std::vector<std::string> names = ListDir(dir + "/odd");
   REQUIRE(names.size() >= 20);
   ConvertOptions o;
@@ -87,7 +84,7 @@ TEST_CASE("every odd file converts or is refused with a clear message") {
   }
 }
 
-TEST_CASE("odd files with the other options: keep_original, gray, no resize, allow_partial") {
+TEST_CASE("odd files with the other options: keep_original, gray, no resize, allow_partial" * doctest::test_suite("shared")) {
   std::string dir = ImagesDir();
   if (dir.empty()) return;
   auto read = [&](const char* name) { return tfq::testing::ReadFileOrDie(dir + "/odd/" + name); };
@@ -127,7 +124,7 @@ TEST_CASE("odd files with the other options: keep_original, gray, no resize, all
   CHECK(r->width > r->height);
 }
 
-TEST_CASE("a sample of the ImageNet and camera photos converts") {
+TEST_CASE("a sample of the ImageNet and camera photos converts" * doctest::test_suite("shared")) {
   std::string dir = ImagesDir();
   if (dir.empty()) return;
   ConvertOptions o;
