@@ -18,7 +18,7 @@ namespace {
 struct ImageFlags {
   std::string size, crop, filter = "triangle", subsampling = "420";
   int shorter_side = 0, max_side = 0, quality = 90, channels = 3;
-  bool keep_original = false, auto_orient = false, allow_partial = false, strict = false;
+  bool keep_original = false, reencode = false, auto_orient = false, allow_partial = false, strict = false;
   uint64_t max_pixels = image::ConvertOptions().max_pixels;
   int64_t max_failures = -1;
   int64_t label_offset = 0;
@@ -43,7 +43,10 @@ void AddImageFlags(CLI::App* cmd) {
   cmd->add_option("--quality", f.quality, "JPEG quality 1..100")->capture_default_str()->group(g);
   cmd->add_option("--subsampling", f.subsampling, "JPEG chroma subsampling: 420|444")->capture_default_str()->group(g);
   cmd->add_option("--channels", f.channels, "3 (RGB) or 1 (gray)")->capture_default_str()->group(g);
-  cmd->add_flag("--keep-original", f.keep_original, "store the file's bytes unchanged (after checking they decode)")->group(g);
+  cmd->add_flag("--keep-original", f.keep_original,
+                "store every file's bytes unchanged (after checking they decode); default without a "
+                "resize: JPEGs that need no change")->group(g);
+  cmd->add_flag("--reencode", f.reencode, "decode and encode every image, even JPEGs that need no change")->group(g);
   cmd->add_flag("--auto-orient", f.auto_orient, "apply the EXIF orientation (off: as tf.io decodes)")->group(g);
   cmd->add_option("--max-pixels", f.max_pixels, "refuse images needing more pixels than this to decode")->capture_default_str()->group(g);
   cmd->add_flag("--allow-partial", f.allow_partial, "accept truncated/damaged JPEGs that decode partly")->group(g);
@@ -159,7 +162,13 @@ Status ParseFlags(const ConvertFlags& flags, const std::vector<std::string>& inp
   } else {
     return Status::InvalidArgument("--format for images must be jpeg, png or raw");
   }
-  c.keep_original = f.keep_original;
+  if (f.keep_original && f.reencode) return Status::InvalidArgument("give --keep-original or --reencode, not both");
+  // Without a resize, a JPEG that is already what was asked for keeps its bytes, as
+  // build_image_data.py keeps them: re-encoding would only lose quality (convert.h has the rule).
+  const bool resize = c.resize.mode != image::ResizeMode::kNone;
+  c.keep_original = f.keep_original          ? image::KeepOriginal::kAlways
+                    : f.reencode || resize   ? image::KeepOriginal::kNever
+                                             : image::KeepOriginal::kUnchangedJpeg;
   c.auto_orient = f.auto_orient;
   c.max_pixels = f.max_pixels;
   c.allow_partial = f.allow_partial;

@@ -53,7 +53,7 @@ nlohmann::ordered_json OptionsJson(const ImageSetOptions& o, const FeatureKeys& 
   j["subsampling"] = c.subsampling == image::Subsampling::k444 ? "444" : "420";
   j["channels"] = c.channels;
   j["format"] = image::OutputFormatName(c.format);
-  j["keep_original"] = c.keep_original;
+  j["keep_original"] = image::KeepOriginalName(c.keep_original);
   j["auto_orient"] = c.auto_orient;
   j["max_pixels"] = c.max_pixels;
   j["allow_partial"] = c.allow_partial;

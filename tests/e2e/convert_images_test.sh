@@ -43,6 +43,32 @@ assert n == m["records"], (n, m["records"])
 PY
 }
 
+# records.py: `records(tfq, prefix)` lists every record of a converted set (shards from its
+# manifest, read back by `tfq convert --to jsonl`) as {key: [values]}, bytes decoded.
+cat > "$WORK/records.py" <<'PY'
+import base64, json, os, subprocess
+def records(tfq, prefix, manifest=None):
+    m = json.load(open(manifest or prefix + ".manifest.json"))
+    out = []
+    for s in m["shards"]:
+        path = os.path.join(os.path.dirname(prefix), s["file"])
+        text = subprocess.run([tfq, "convert", path, "--to", "jsonl", "-o", "-", "--quiet"],
+                              capture_output=True, check=True).stdout
+        for line in text.splitlines():
+            f = json.loads(line)["features"]["feature"]
+            rec = {}
+            for k, v in f.items():
+                if "bytesList" in v:
+                    rec[k] = [base64.b64decode(x) for x in v["bytesList"].get("value", [])]
+                elif "int64List" in v:
+                    rec[k] = [int(x) for x in v["int64List"].get("value", [])]
+                else:
+                    rec[k] = v["floatList"].get("value", [])
+            out.append(rec)
+    return out
+PY
+export PYTHONPATH="$WORK"
+
 # --- A generated folder: 3 classes x 12 images, plus 3 bad files --------------------------------
 "$gen" "$WORK/imgs" --bad || die "make_image_folder failed"
 found=$(find "$WORK/imgs" -type f | wc -l)
@@ -89,6 +115,85 @@ for line in out.splitlines():
     img = Image.open(io.BytesIO(base64.b64decode(f["image"]["values"][0])))
     assert img.format == "PNG" and min(img.size) == 20, (img.format, img.size)
 PY
+
+# --- No resize asked: JPEGs keep their bytes, as build_image_data.py keeps them -----------------
+# Kept: RGB JPEGs (baseline, progressive). Re-encoded as RGB JPEG: PNG, CMYK, and a gray JPEG
+# (the records have the 3 channels asked). --reencode re-encodes all; a resize re-encodes all.
+mkdir -p "$WORK/keep/a" "$WORK/keep/b"
+cp "$WORK/imgs/cat/img000.jpg" "$WORK/imgs/dog/img001.jpg" "$WORK/keep/a/"
+$PY - "$WORK/keep/b" <<'PY' || die "could not write the keep set"
+import sys
+from PIL import Image
+d = sys.argv[1]
+rgb = Image.linear_gradient("L").resize((40, 30)).convert("RGB")
+rgb.save(d + "/progressive.jpg", progressive=True, quality=80)
+rgb.save(d + "/flat.png")
+rgb.convert("L").save(d + "/gray.jpg")
+rgb.convert("CMYK").save(d + "/cmyk.jpg")
+PY
+expect_exit 0 "$TFQ" convert "$WORK/keep" -o "$WORK/keep1/train" --shards 1 --quiet
+checks=$((checks + 1))
+$PY - "$TFQ" "$WORK/keep1/train" "$WORK/keep" <<'PY' || fail "no resize: JPEGs kept, the rest re-encoded"
+import hashlib, io, json, sys
+from records import records
+from PIL import Image
+tfq, prefix, src = sys.argv[1], sys.argv[2], sys.argv[3]
+assert json.load(open(prefix + ".manifest.json"))["options"]["keep_original"] == "jpeg"
+kept = set()
+for r in records(tfq, prefix):
+    name = r["image/filename"][0].decode()
+    cls = r["image/class/text"][0].decode()
+    source = open(f"{src}/{cls}/{name}", "rb").read()
+    enc = r["image/encoded"][0]
+    assert r["image/key/sha256"][0].decode() == hashlib.sha256(source).hexdigest()
+    img = Image.open(io.BytesIO(enc))
+    assert img.format == "JPEG" and r["image/format"] == [b"JPEG"], name
+    assert (img.width, img.height) == (r["image/width"][0], r["image/height"][0]), name
+    assert r["image/channels"] == [3] and r["image/colorspace"] == [b"RGB"] and img.mode == "RGB", (name, r["image/channels"])
+    if enc == source:
+        kept.add(name)
+assert kept == {"img000.jpg", "img001.jpg", "progressive.jpg"}, kept
+PY
+expect_exit 0 "$TFQ" convert "$WORK/keep" -o "$WORK/keep2/train" --shards 1 --quiet --reencode
+checks=$((checks + 1))
+$PY - "$TFQ" "$WORK/keep2/train" "$WORK/keep" <<'PY' || fail "--reencode re-encodes every image"
+import json, sys
+from records import records
+tfq, prefix, src = sys.argv[1], sys.argv[2], sys.argv[3]
+assert json.load(open(prefix + ".manifest.json"))["options"]["keep_original"] == "never"
+for r in records(tfq, prefix):
+    source = open(f"{src}/{r['image/class/text'][0].decode()}/{r['image/filename'][0].decode()}", "rb").read()
+    assert r["image/encoded"][0] != source
+PY
+expect_exit 0 "$TFQ" convert "$WORK/keep" -o "$WORK/keep3/train" --shards 1 --quiet --keep-original
+checks=$((checks + 1))
+$PY - "$TFQ" "$WORK/keep3/train" "$WORK/keep" <<'PY' || fail "--keep-original keeps every image"
+import json, sys
+from records import records
+tfq, prefix, src = sys.argv[1], sys.argv[2], sys.argv[3]
+assert json.load(open(prefix + ".manifest.json"))["options"]["keep_original"] == "always"
+seen = {}
+for r in records(tfq, prefix):
+    name = r["image/filename"][0].decode()
+    source = open(f"{src}/{r['image/class/text'][0].decode()}/{name}", "rb").read()
+    assert r["image/encoded"][0] == source, name
+    seen[name] = (r["image/format"][0], r["image/colorspace"][0], r["image/channels"][0])
+assert seen["flat.png"] == (b"PNG", b"RGB", 3) and seen["gray.jpg"] == (b"JPEG", b"GRAY", 1), seen
+assert seen["cmyk.jpg"] == (b"JPEG", b"CMYK", 4), seen
+PY
+expect_exit 0 "$TFQ" convert "$WORK/keep" -o "$WORK/keep4/train" --shards 1 --quiet --max-side 1000
+checks=$((checks + 1))
+$PY - "$TFQ" "$WORK/keep4/train" "$WORK/keep" <<'PY' || fail "a resize re-encodes every image"
+import json, sys
+from records import records
+tfq, prefix, src = sys.argv[1], sys.argv[2], sys.argv[3]
+assert json.load(open(prefix + ".manifest.json"))["options"]["keep_original"] == "never"
+for r in records(tfq, prefix):
+    source = open(f"{src}/{r['image/class/text'][0].decode()}/{r['image/filename'][0].decode()}", "rb").read()
+    assert r["image/encoded"][0] != source
+PY
+expect_exit 2 "$TFQ" convert "$WORK/keep" -o "$WORK/keep5/train" --keep-original --reencode
+expect_stderr_contains "--keep-original or --reencode"
 
 # --strict: exit 3 at the first bad file, and no shard left behind.
 expect_exit 3 "$TFQ" convert "$WORK/imgs" -o "$WORK/s/train" --size 32x32 --shards 3 --strict --quiet
