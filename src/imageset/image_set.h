@@ -6,7 +6,9 @@
 //   2. shuffle the order with the seed (random.h), cut it into shards (shard_plan.h);
 //   3. convert this task's images chunk by chunk, in parallel (conversion_loop.h), writing each
 //      record to its shard; a file that cannot be converted is a failure, counted and listed;
-//   4. complete the shards (rename), hash them and write the manifest.
+//   4. write the manifest (with the shards' SHA-256, taken as they were written), then give the
+//      shards, --labels-out and the manifest their final names together (io/output_set.h): a run
+//      that fails at any step, or is interrupted, leaves none of them.
 //
 // Records written + failures = images of this task's shards. Nothing is printed: failures and
 // progress go to an observer, which is called from one thread at a time.

@@ -94,10 +94,12 @@ Result<RunManifest> ManifestFromJson(const nlohmann::ordered_json& j, const std:
   return m;
 }
 
+std::string ManifestText(const RunManifest& m) { return ToJsonText(ManifestToJson(m), 2) + "\n"; }
+
 Status WriteManifest(const RunManifest& m, const std::string& path) {
   auto out = CreateOutputFile(path);
   if (!out.ok()) return out.status();
-  TFQ_RETURN_IF_ERROR((*out)->Write(ToJsonText(ManifestToJson(m), 2) + "\n"));
+  TFQ_RETURN_IF_ERROR((*out)->Write(ManifestText(m)));
   return (*out)->Close();
 }
 

@@ -54,6 +54,10 @@ nlohmann::ordered_json ManifestToJson(const RunManifest& m);
 // kInvalidData naming `source` when a key is missing or mistyped.
 Result<RunManifest> ManifestFromJson(const nlohmann::ordered_json& j, const std::string& source);
 
+// The manifest file's text: pretty-printed JSON, every string through tfq::ToJsonText (bytes
+// that are not UTF-8, as in a Latin-1 class or file name, become U+FFFD).
+std::string ManifestText(const RunManifest& m);
+
 // Writes the manifest atomically (temporary name, renamed when complete).
 Status WriteManifest(const RunManifest& m, const std::string& path);
 Result<RunManifest> ReadManifestFile(const std::string& path);

@@ -195,6 +195,37 @@ PY
 expect_exit 2 "$TFQ" convert "$WORK/keep" -o "$WORK/keep5/train" --keep-original --reencode
 expect_stderr_contains "--keep-original or --reencode"
 
+# --- Names that are not UTF-8, and an output that cannot be written -----------------------------
+# A Latin-1 class folder and file name: the JSON (manifest, --json) gets U+FFFD, the records keep
+# the bytes. A manifest path that cannot be written fails before any shard takes its final name.
+latin="$WORK/latin1"
+mkdir -p "$latin/caf"$'\xe9' "$latin/dog"
+cp "$WORK/imgs/cat/img000.jpg" "$latin/caf"$'\xe9'"/img"$'\xe8'".jpg"
+echo "not an image" > "$latin/caf"$'\xe9'"/bad"$'\xe8'".jpg"
+cp "$WORK/imgs/dog/img001.jpg" "$latin/dog/"
+expect_exit 5 "$TFQ" convert "$latin" -o "$WORK/l1/train" --shards 2 --json
+checks=$((checks + 1))
+$PY -c 'import json, sys; j = json.loads(open(sys.argv[1], encoding="utf-8").read()); assert j["images"] == 2, j' \
+  "$WORK/out" || fail "--json with a Latin-1 path: $(head -c 300 "$WORK/out")"
+checks=$((checks + 1))
+$PY - "$TFQ" "$WORK/l1/train" <<'PY' || fail "Latin-1 names: manifest and records"
+import json, sys
+from records import records
+tfq, prefix = sys.argv[1], sys.argv[2]
+m = json.loads(open(prefix + ".manifest.json", encoding="utf-8").read())  # strict UTF-8
+assert [l["text"] for l in m["labels"]] == ["caf\ufffd", "dog"], m["labels"]
+assert m["failures"][0]["path"].endswith("/caf\ufffd/bad\ufffd.jpg"), m["failures"]
+texts = sorted(r["image/class/text"][0] for r in records(tfq, prefix))
+assert texts == [b"caf\xe9", b"dog"], texts
+names = sorted(r["image/filename"][0] for r in records(tfq, prefix))
+assert names == [b"img001.jpg", b"img\xe8.jpg"], names
+PY
+checks=$((checks + 1)); [[ -z "$(ls -A "$WORK/l1" | grep -v '^train')" ]] || fail "left behind: $(ls -A "$WORK/l1")"
+mkdir -p "$WORK/l2/train.manifest.json"
+expect_exit 2 "$TFQ" convert "$latin" -o "$WORK/l2/train" --shards 2 --quiet
+expect_stderr_contains "train.manifest.json: is a directory"
+checks=$((checks + 1)); [[ "$(ls -A "$WORK/l2")" == "train.manifest.json" ]] || fail "a failed run left: $(ls -A "$WORK/l2")"
+
 # --strict: exit 3 at the first bad file, and no shard left behind.
 expect_exit 3 "$TFQ" convert "$WORK/imgs" -o "$WORK/s/train" --size 32x32 --shards 3 --strict --quiet
 checks=$((checks + 1)); [[ -z "$(ls -A "$WORK/s" 2>/dev/null)" ]] || fail "--strict left files: $(ls -A "$WORK/s")"

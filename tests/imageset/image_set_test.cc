@@ -2,8 +2,11 @@
 // thread counts, and task partitioning (every shard written by exactly one task, byte-identical).
 #include "imageset/image_set.h"
 
+#include <dirent.h>
 #include <doctest/doctest.h>
 #include <sys/stat.h>
+
+#include <algorithm>
 
 #include "imageset/run_manifest.h"
 #include "imageset/sha256.h"
@@ -36,6 +39,20 @@ ImageSetOptions Options(const std::string& root, const std::string& prefix) {
   o.num_shards = 5;
   o.convert.resize = {image::ResizeMode::kExact, 16, 16};
   return o;
+}
+
+// The names in `dir`, sorted (hidden ones included: temporaries are hidden).
+std::vector<std::string> Listing(const std::string& dir) {
+  std::vector<std::string> names;
+  if (DIR* d = opendir(dir.c_str())) {
+    while (dirent* e = readdir(d)) {
+      const std::string name = e->d_name;
+      if (name != "." && name != "..") names.push_back(name);
+    }
+    closedir(d);
+  }
+  std::sort(names.begin(), names.end());
+  return names;
 }
 
 struct Collect : ImageSetObserver {
@@ -126,6 +143,47 @@ TEST_CASE("image set: --shard-size picks the same count in every task") {
   auto t = ConvertImageSet(o, nullptr);
   REQUIRE(t.ok());
   CHECK(t->shard_paths.size() == r->shard_paths.size() / 2);
+}
+
+TEST_CASE("image set: shards, labels and manifest take their final names together, or none does") {
+  const std::string root = MakeSet();
+  const std::string out = tfq::testing::MakeTempDir();
+  ImageSetOptions o = Options(root, out + "/train");
+  MakeDir(out + "/train.manifest.json");  // the manifest cannot be written there
+  auto r = ConvertImageSet(o, nullptr);
+  CHECK(r.status().code() == StatusCode::kInvalidArgument);
+  CHECK(r.status().message() == out + "/train.manifest.json: is a directory");
+  CHECK(Listing(out) == std::vector<std::string>{"train.manifest.json"});
+  rmdir((out + "/train.manifest.json").c_str());
+  o.labels_out = out + "/missing/labels.txt";
+  CHECK(ConvertImageSet(o, nullptr).status().code() == StatusCode::kNotFound);
+  CHECK(Listing(out).empty());
+  o.labels_out = out + "/labels.txt";
+  REQUIRE(ConvertImageSet(o, nullptr).ok());
+  CHECK(Listing(out).size() == 5 + 2);
+  CHECK(tfq::testing::ReadFileOrDie(out + "/labels.txt") == "class0\nclass1\nclass2\n");
+}
+
+TEST_CASE("image set: a class name that is not UTF-8 is U+FFFD in the manifest, its bytes in the records") {
+  const std::string root = tfq::testing::MakeTempDir() + "/imgs";
+  MakeDir(root);
+  MakeDir(root + "/caf\xe9");
+  Put(root + "/caf\xe9/a.jpg", MakeJpeg(20, 20, 1));
+  Put(root + "/caf\xe9/bad\xe8.jpg", "text");
+  const std::string out = tfq::testing::MakeTempDir();
+  ImageSetOptions o = Options(root, out + "/train");
+  o.num_shards = 1;
+  o.labels_out = out + "/labels.txt";
+  auto r = ConvertImageSet(o, nullptr);
+  REQUIRE(r.ok());
+  CHECK(r->failures == 1);
+  auto m = ReadManifestFile(out + "/train.manifest.json");
+  REQUIRE(m.ok());
+  CHECK(m->class_names == std::vector<std::string>{"caf\xEF\xBF\xBD"});
+  CHECK(m->failures[0].path == root + "/caf\xEF\xBF\xBD/bad\xEF\xBF\xBD.jpg");
+  CHECK(tfq::testing::ReadFileOrDie(out + "/labels.txt") == "caf\xe9\n");  // the bytes, for --labels
+  const std::string shard = tfq::testing::ReadFileOrDie(out + "/train-00000-of-00001");
+  CHECK(shard.find("caf\xe9") != std::string::npos);
 }
 
 }  // namespace
