@@ -40,6 +40,7 @@ std::string KindOfPath(const std::string& path, bool is_input) {
 }
 
 void PrintSummary(const ConvertFlags& flags, const ConvertSummary& s) {
+  if (s.reported) return;
   const double rate = s.seconds > 0 ? static_cast<double>(s.records) / s.seconds : 0;
   if (flags.json) {
     nlohmann::json j = {{s.unit, s.records}, {"failures", s.failures}, {"outputs", s.outputs},

@@ -8,6 +8,7 @@
 
 #include "app_common.h"
 #include "common/byte_size.h"
+#include "common/json_output.h"
 #include "convert.h"
 #include "image/geometry.h"
 #include "imageset/image_set.h"
@@ -203,6 +204,25 @@ Status ParseFlags(const ConvertFlags& flags, const std::vector<std::string>& inp
   return Status::OK();
 }
 
+// What a merge did: it converts nothing, so there is no rate, but it checked every shard.
+void PrintMergeSummary(const ConvertFlags& flags, uint64_t tasks, const imageset::ImageSetResult& r,
+                       double seconds) {
+  if (flags.json) {
+    nlohmann::ordered_json j = {{"merged_tasks", tasks}, {"manifest", r.manifest_path},
+                                {"shards_checked", r.shard_paths.size()}, {"images", r.records},
+                                {"failures", r.failures}, {"bytes", r.bytes}, {"seconds", seconds}};
+    std::printf("%s\n", ToJsonText(j).c_str());
+  } else if (!flags.quiet) {
+    std::fprintf(stderr,
+                 "tfq: merged %llu task manifests into %s: %zu shard%s checked (size and SHA-256), %llu "
+                 "images, %llu bytes, in %.2f s%s\n",
+                 static_cast<unsigned long long>(tasks), r.manifest_path.c_str(), r.shard_paths.size(),
+                 r.shard_paths.size() == 1 ? "" : "s", static_cast<unsigned long long>(r.records),
+                 static_cast<unsigned long long>(r.bytes), seconds,
+                 r.failures ? (", " + std::to_string(r.failures) + " inputs failed").c_str() : "");
+  }
+}
+
 Status ImagesToTfRecord(const ConvertFlags& flags, const std::vector<std::string>& inputs,
                         ConvertSummary* summary) {
   imageset::ImageSetOptions options;
@@ -210,7 +230,13 @@ Status ImagesToTfRecord(const ConvertFlags& flags, const std::vector<std::string
   summary->unit = "images";
   Result<imageset::ImageSetResult> result = Status::Internal("unset");
   if (g_flags.merge_manifests) {
-    result = imageset::MergeImageSetManifests(options.prefix, options.num_tasks);
+    const auto start = std::chrono::steady_clock::now();
+    result = imageset::MergeImageSetManifests(options.prefix, options.num_tasks, options.threads);
+    if (result.ok()) {
+      PrintMergeSummary(flags, options.num_tasks, result.value(),
+                        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+      summary->reported = true;
+    }
   } else {
     Reporter reporter(!flags.quiet && !flags.json && isatty(STDERR_FILENO));
     result = imageset::ConvertImageSet(options, &reporter);

@@ -1,7 +1,6 @@
 // ConvertImageSet: the steps of image_set.h, from listing to manifest.
 #include "imageset/image_set.h"
 
-#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -15,6 +14,7 @@
 #include "imageset/random.h"
 #include "imageset/run_manifest.h"
 #include "imageset/sha256.h"
+#include "imageset/shard_check.h"
 #include "imageset/shard_plan.h"
 #include "io/compression.h"
 #include "io/file_streams.h"
@@ -323,9 +323,10 @@ Result<ImageSetResult> ConvertImageSet(const ImageSetOptions& o, ImageSetObserve
   return result;
 }
 
-Result<ImageSetResult> MergeImageSetManifests(const std::string& prefix, uint64_t num_tasks) {
+Result<ImageSetResult> MergeImageSetManifests(const std::string& prefix, uint64_t num_tasks, int threads) {
   auto merged = MergeTaskManifests(prefix, num_tasks);
   if (!merged.ok()) return merged.status();
+  TFQ_RETURN_IF_ERROR(CheckShardFiles(prefix, merged.value(), num_tasks, threads));
   ImageSetResult result;
   result.files_found = merged->files_found;
   result.task_images = merged->files_found;

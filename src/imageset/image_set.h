@@ -84,8 +84,11 @@ struct ImageSetResult {
 
 Result<ImageSetResult> ConvertImageSet(const ImageSetOptions& options, ImageSetObserver* observer);
 
-// Merges the task manifests of a run of options.num_tasks tasks into `<prefix>.manifest.json`.
-Result<ImageSetResult> MergeImageSetManifests(const std::string& prefix, uint64_t num_tasks);
+// Merges the task manifests of a run of `num_tasks` tasks into `<prefix>.manifest.json`, after
+// checking that every shard they list is still the file its task wrote (shard_check.h: existence,
+// size and SHA-256, reading `threads` shards at once). The result counts the merged run: its
+// records, failures, shard files and their bytes.
+Result<ImageSetResult> MergeImageSetManifests(const std::string& prefix, uint64_t num_tasks, int threads = 0);
 
 }  // namespace tfq::imageset
 

@@ -256,6 +256,26 @@ for f in "$WORK"/t1/*; do
   cmp -s "$f" "$WORK/tk/$(basename "$f")" || fail "3 tasks vs one run differ: $(basename "$f")"
 done
 checks=$((checks + 1)); [[ $(ls "$WORK"/t1/train-*-of-00005 | wc -l) == 5 ]] || fail "expected 5 shards"
+# The merge says what it did (no "images/s": it converts nothing) and checks every shard first:
+# one deleted, truncated or changed after its task ran fails the merge (exit 1), naming it.
+expect_exit 5 "$TFQ" convert "$WORK/imgs" -o "$WORK/tk/train" --shards 5 --num-tasks 3 --merge-manifests
+expect_stderr_contains "tfq: merged 3 task manifests into $WORK/tk/train.manifest.json: 5 shards checked (size and SHA-256), 36 images"
+expect_stderr_contains ", 3 inputs failed"
+checks=$((checks + 1)); grep -q 'images/s' "$WORK/err" && fail "the merge prints a rate: $(cat "$WORK/err")"
+expect_exit 5 "$TFQ" convert "$WORK/imgs" -o "$WORK/tk/train" --shards 5 --num-tasks 3 --merge-manifests --json
+expect_stdout_contains '"merged_tasks":3,'
+expect_stdout_contains '"shards_checked":5,"images":36,"failures":3,'
+cp "$WORK/tk/train-00004-of-00005" "$WORK/shard4"
+flip_byte "$WORK/tk/train-00004-of-00005" 100
+expect_exit 1 "$TFQ" convert "$WORK/imgs" -o "$WORK/tk/train" --shards 5 --num-tasks 3 --merge-manifests --quiet
+expect_stderr_contains "tk/train-00004-of-00005: SHA-256 "
+expect_stderr_contains "run task 1 again"
+head -c 50 "$WORK/shard4" > "$WORK/tk/train-00004-of-00005"
+expect_exit 1 "$TFQ" convert "$WORK/imgs" -o "$WORK/tk/train" --shards 5 --num-tasks 3 --merge-manifests --quiet
+expect_stderr_contains "tk/train-00004-of-00005: 50 bytes, but $WORK/tk/train.manifest-00001-of-00003.json records"
+rm "$WORK/tk/train-00004-of-00005"
+expect_exit 1 "$TFQ" convert "$WORK/imgs" -o "$WORK/tk/train" --shards 5 --num-tasks 3 --merge-manifests --quiet
+expect_stderr_contains "tk/train-00004-of-00005: shard 4, listed in $WORK/tk/train.manifest-00001-of-00003.json, does not exist"
 
 # SIGINT / SIGTERM mid-run: no final-named shard, no temporaries. Upscaling keeps tfq busy.
 "$gen" "$WORK/slow" --classes 2 --per-class 150 >/dev/null

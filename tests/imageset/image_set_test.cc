@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <doctest/doctest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 
@@ -108,6 +109,46 @@ TEST_CASE("image set: same bytes for 1 and 3 threads; 3 tasks write what one run
     const std::string one = tfq::testing::ReadFileOrDie(out + "/one/" + name);
     CHECK(one == tfq::testing::ReadFileOrDie(out + "/three/" + name));
     CHECK(one == tfq::testing::ReadFileOrDie(out + "/tasks/" + name));
+  }
+}
+
+TEST_CASE("image set: merging checks that every shard is still the file its task wrote") {
+  const std::string root = MakeSet();
+  const std::string prefix = tfq::testing::MakeTempDir() + "/train";
+  ImageSetOptions o = Options(root, prefix);
+  o.num_tasks = 2;
+  for (uint64_t t = 0; t < 2; ++t) {
+    o.task_index = t;
+    REQUIRE(ConvertImageSet(o, nullptr).ok());
+  }
+  auto merged = MergeImageSetManifests(prefix, 2, 2);
+  REQUIRE(merged.ok());
+  CHECK(merged->shard_paths.size() == 5);
+  CHECK(merged->records == 27);
+  CHECK(merged->failures == 2);
+
+  // Same size, one byte changed: only the checksum tells.
+  const std::string shard3 = prefix + "-00003-of-00005";
+  const std::string good = tfq::testing::ReadFileOrDie(shard3);
+  std::string bad = good;
+  bad[bad.size() / 2] ^= 1;
+  Put(shard3, bad);
+  Status s = MergeImageSetManifests(prefix, 2, 2).status();
+  CHECK(s.code() == StatusCode::kIoError);
+  CHECK(s.message().rfind(shard3 + ": SHA-256 ", 0) == 0);
+  CHECK(s.message().find(prefix + ".manifest-00001-of-00002.json records") != std::string::npos);
+  CHECK(s.message().find("run task 1 again") != std::string::npos);
+  Put(shard3, good.substr(0, 10));
+  s = MergeImageSetManifests(prefix, 2, 1).status();
+  CHECK(s.code() == StatusCode::kIoError);
+  CHECK(s.message().rfind(shard3 + ": 10 bytes, but ", 0) == 0);
+  // The lowest index is reported, whatever the thread count.
+  const std::string shard0 = prefix + "-00000-of-00005";
+  REQUIRE(unlink(shard0.c_str()) == 0);
+  for (int threads : {1, 4}) {
+    s = MergeImageSetManifests(prefix, 2, threads).status();
+    CHECK(s.code() == StatusCode::kNotFound);
+    CHECK(s.message().rfind(shard0 + ": shard 0, listed in " + prefix + ".manifest-00000-of-00002.json, does not exist", 0) == 0);
   }
 }
 
