@@ -108,6 +108,10 @@ Status ReadWholeFile(const std::string& path, SourceBuffer* out) {
 void ReadSource(ConvertedSlot& slot, SourceBuffer* file) {
   slot.source_bytes = 0;
   Guarded(slot, [&] {
+    if (slot.entry->problem != ListingProblem::kNone) {  // the listing could not look at it
+      slot.status = ListingFailure(*slot.entry);
+      return;
+    }
     slot.status = ReadWholeFile(slot.entry->path, file);
     if (slot.status.ok()) slot.source_bytes = file->size();
   });

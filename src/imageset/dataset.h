@@ -5,6 +5,9 @@
 //  - folders: DIR/<class>/... ; classes in byte order of their names, label = position + offset;
 //    every regular file below a class folder (at any depth, hidden files excepted) is an input,
 //    in byte order of its path. Files directly in DIR belong to no class and are ignored (counted).
+//    A path the listing cannot look at (a dangling symbolic link, a sub-folder that cannot be
+//    listed) is an input that fails (ListingProblem), at its place in the order; only DIR itself
+//    must be listable.
 //  - --labels FILE: one class name per line, in label order; a class folder (or manifest class
 //    name) missing from the file is an error.
 //  - manifest: a `path` and a `label` column; a label column whose every value is an integer
@@ -23,13 +26,26 @@
 
 namespace tfq::imageset {
 
+// Why the folder listing could not look at a path. Such a path is still an input, one that fails
+// (ListingFailure) as a file that cannot be read does: skipped, listed, counted.
+enum class ListingProblem : uint8_t {
+  kNone,
+  kNoStat,     // stat() failed: a dangling symbolic link, a link loop, no permission
+  kNoListing,  // a sub-folder that cannot be listed (opendir/readdir failed)
+};
+
 struct ImageEntry {
   std::string path;        // as opened: DIR/relative, or the manifest's absolute path
   int64_t label = 0;       // offset applied
   std::string class_text;  // image/class/text
   uint64_t bytes = 0;      // file size when listed (0 for manifest entries until stat'ed)
+  ListingProblem problem = ListingProblem::kNone;
+  int problem_errno = 0;   // the errno of the failed call
   std::vector<std::string> extras;  // one text value per ExtraColumn ("" = missing)
 };
+
+// The failure of an entry with a listing problem, naming its path and what to do.
+Status ListingFailure(const ImageEntry& entry);
 
 struct ExtraColumn {
   std::string name;

@@ -226,6 +226,47 @@ expect_exit 2 "$TFQ" convert "$latin" -o "$WORK/l2/train" --shards 2 --quiet
 expect_stderr_contains "train.manifest.json: is a directory"
 checks=$((checks + 1)); [[ "$(ls -A "$WORK/l2")" == "train.manifest.json" ]] || fail "a failed run left: $(ls -A "$WORK/l2")"
 
+# --- Paths the listing cannot look at: skipped and listed like unreadable files, exit 5 ----------
+# A dangling symbolic link (in a class, and at the top where a class folder may have been) and a
+# sub-folder that cannot be listed (run as nobody when root, for whom permissions do not apply).
+dang="$WORK/dangling"
+mkdir -p "$dang/cat" "$dang/dog/secret"
+cp "$WORK/imgs/cat/img000.jpg" "$WORK/imgs/cat/img001.jpg" "$dang/cat/"
+cp "$WORK/imgs/dog/img001.jpg" "$dang/dog/"
+cp "$WORK/imgs/dog/img002.jpg" "$dang/dog/secret/"
+ln -s "$WORK/nonexistent.jpg" "$dang/cat/img005.jpg"
+ln -s "$WORK/nonexistent" "$dang/bird"
+as_user=()
+if [[ $(id -u) == 0 ]]; then
+  if command -v setpriv >/dev/null && setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$TFQ" 2>/dev/null; then
+    as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+  else
+    as_user=(skip)
+  fi
+fi
+if [[ ${as_user[0]:-} != skip ]]; then
+  chmod 755 "$WORK" && chmod -R a+rX "$dang" && chmod 000 "$dang/dog/secret"
+  mkdir -p "$WORK/dg" && chmod 777 "$WORK/dg"
+  expect_exit 5 "${as_user[@]}" "$TFQ" convert "$dang" -o "$WORK/dg/train" --shards 2
+  expect_stderr_contains "skipped $dang/cat/img005.jpg: a symbolic link to a path that does not exist"
+  expect_stderr_contains "skipped $dang/bird: a symbolic link to a path that does not exist"
+  expect_stderr_contains "skipped $dang/dog/secret: cannot list this folder, its files are skipped: Permission denied"
+  expect_stderr_contains "3 images to 2 files"
+  expect_stderr_contains "3 inputs failed"
+  checks=$((checks + 1))
+  $PY - "$WORK/dg/train.manifest.json" "$dang" <<'PY' || fail "listing failures in the manifest"
+import json, sys
+m = json.load(open(sys.argv[1]))
+d = sys.argv[2]
+assert m["files_found"] == 6 and m["records"] == 3 and m["failed"] == 3, m
+assert sorted(f["path"] for f in m["failures"]) == [d + "/bird", d + "/cat/img005.jpg", d + "/dog/secret"], m["failures"]
+assert [l["text"] for l in m["labels"]] == ["cat", "dog"]
+PY
+  chmod 755 "$dang/dog/secret"
+else
+  echo "convert_images_test: skipping the unlistable-folder run (root without setpriv)"
+fi
+
 # --strict: exit 3 at the first bad file, and no shard left behind.
 expect_exit 3 "$TFQ" convert "$WORK/imgs" -o "$WORK/s/train" --size 32x32 --shards 3 --strict --quiet
 checks=$((checks + 1)); [[ -z "$(ls -A "$WORK/s" 2>/dev/null)" ]] || fail "--strict left files: $(ls -A "$WORK/s")"

@@ -1,6 +1,9 @@
 #include "imageset/dataset.h"
 
 #include <doctest/doctest.h>
+#include <unistd.h>
+
+#include <cerrno>
 
 #include "imageset_test_util.h"
 
@@ -67,6 +70,34 @@ TEST_CASE("--labels: the file's order decides; a class missing from it is an err
   CHECK(ds.status().message().find("mole") != std::string::npos);
   Put(labels, "a\nb\na\n");
   CHECK(ReadLabelsFile(labels).status().code() == StatusCode::kInvalidData);
+}
+
+TEST_CASE("folders: a path the listing cannot look at is an input that fails, in its place") {
+  const std::string root = MakeFolder();
+  REQUIRE(symlink("/nonexistent/x.jpg", (root + "/zebra/c.jpg").c_str()) == 0);
+  REQUIRE(symlink(".", (root + "/mole/loop").c_str()) == 0);   // a folder seen through a loop
+  REQUIRE(symlink("/nonexistent/class", (root + "/gone").c_str()) == 0);  // a class folder, maybe
+  DatasetOptions o;
+  o.root = root;
+  auto ds = LoadDataset(o);
+  REQUIRE_MESSAGE(ds.ok(), ds.status().message());
+  CHECK(ds->class_names == std::vector<std::string>{"ant", "mole", "zebra"});
+  std::vector<std::string> failing;
+  for (const ImageEntry& e : ds->entries) {
+    if (e.problem != ListingProblem::kNone) failing.push_back(e.path + " | " + ListingFailure(e).message());
+  }
+  REQUIRE(failing.size() == 3);
+  CHECK(failing[0] == root + "/gone | " + root + "/gone: a symbolic link to a path that does not exist");
+  CHECK(failing[1] == root + "/mole/loop | " + root + "/mole/loop: Too many levels of symbolic links");
+  CHECK(failing[2] == root + "/zebra/c.jpg | " + root + "/zebra/c.jpg: a symbolic link to a path that does not exist");
+  CHECK(ds->entries.back().path == root + "/zebra/c.jpg");  // in byte order, after a.jpg and b.jpg
+  CHECK(ListingFailure(ds->entries.back()).code() == StatusCode::kNotFound);
+
+  ImageEntry folder;
+  folder.path = root + "/secret";
+  folder.problem = ListingProblem::kNoListing;
+  folder.problem_errno = EACCES;
+  CHECK(ListingFailure(folder).message() == root + "/secret: cannot list this folder, its files are skipped: Permission denied");
 }
 
 TEST_CASE("folders: errors") {
