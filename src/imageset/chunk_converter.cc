@@ -24,7 +24,7 @@ struct ChunkConverter::Worker {
 ChunkConverter::ChunkConverter(const image::ConvertOptions& options, const FeatureKeys* keys,
                                const std::vector<ExtraColumn>* extras, int threads)
     : options_(options), keys_(keys), extras_(extras),
-      threads_(threads > 0 ? threads : UsableCpus()) {
+      threads_(threads > 0 ? std::min(threads, UsableCpus()) : UsableCpus()) {
   for (int i = 0; i < threads_; ++i) workers_.push_back(std::make_unique<Worker>(options_));
 }
 

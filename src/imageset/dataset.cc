@@ -191,7 +191,10 @@ Result<Dataset> LoadDataset(const DatasetOptions& options) {
     for (ImageEntry& e : ds.entries) {
       int64_t n = 0;
       (void)csv::ParseInt64(e.class_text, &n);
-      e.label = n + options.label_offset;
+      if (__builtin_add_overflow(n, options.label_offset, &e.label)) {
+        return Status::InvalidData(e.path + ": label " + e.class_text + " plus --label-offset " +
+                                   std::to_string(options.label_offset) + " is beyond 64 bits");
+      }
       if (n >= 0 && static_cast<uint64_t>(n) < from_file.size()) e.class_text = from_file[n];
     }
     return ds;

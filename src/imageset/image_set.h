@@ -45,7 +45,7 @@ struct ImageSetOptions {
   Compression compression = Compression::kNone;
   uint64_t task_index = 0;
   uint64_t num_tasks = 1;
-  int threads = 0;  // 0: all cores
+  int threads = 0;  // 0: all cores; more than the usable CPUs: one per CPU
   bool strict = false;                // the first failure stops the run (an error)
   uint64_t max_failures = UINT64_MAX;  // more failures than this stop the run (an error)
   std::string labels_out;             // also write the class names, one per line

@@ -275,6 +275,18 @@ expect_stderr_contains "more than 2 inputs failed"
 # Usage errors.
 expect_exit 2 "$TFQ" convert "$WORK/imgs" -o "$WORK/u/train" --size 32x32 --shorter-side 10
 expect_exit 2 "$TFQ" convert "$WORK/imgs" -o "$WORK/u/train" --task-index 3 --num-tasks 3
+# Every numeric option has a range; out of it is a usage error naming the flag, before any work.
+for bad in "--shorter-side -5" "--shorter-side 0" "--max-side 70000" "--size 0x5" "--quality 0" "--quality 101" \
+           "--channels 2" "--max-pixels 0" "--max-pixels -1" "--max-failures -1" "--label-offset 9223372036854775807" \
+           "--seed -5" "--shards -1" "--shards 0" "--shards 100000" "--num-tasks 0" "--num-tasks -1" \
+           "--task-index -1 --num-tasks 2" "--threads -4"; do
+  read -r -a args <<<"$bad"
+  expect_exit 2 "$TFQ" convert "$WORK/imgs" -o "$WORK/u/train" "${args[@]}"
+  expect_stderr_contains "tfq: error: ${args[0]}"
+done
+checks=$((checks + 1)); [[ ! -e "$WORK/u" ]] || fail "a usage error wrote $(ls -A "$WORK/u")"
+# More threads than CPUs: one per CPU, no crash (libgomp segfaulted creating 100000).
+expect_exit 0 "$TFQ" convert "$WORK/keep" -o "$WORK/many/train" --threads 100000 --shards 1 --quiet
 expect_exit 0 "$TFQ" convert --help
 expect_stdout_contains "--task-index 2 --num-tasks 8"
 
