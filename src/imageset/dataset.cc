@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <iterator>
 #include <map>
 
 #include "csv/values.h"
@@ -106,6 +107,7 @@ Status ListImageFolder(const std::string& root, Dataset* out, std::vector<std::s
   std::vector<std::string> names;
   if (const int err = ReadDirectory(root, &names)) return Status::FromErrno(root, err);
   classes->clear();
+  std::vector<ImageEntry> loose;  // regular files directly in DIR
   for (const std::string& name : names) {
     const std::string path = root + "/" + name;
     struct stat st;
@@ -116,13 +118,30 @@ Status ListImageFolder(const std::string& root, Dataset* out, std::vector<std::s
       classes->push_back(name);
       std::vector<FolderId> above{{st.st_dev, st.st_ino}};
       ListFiles(path, name, &above, &out->entries);
+    } else if (S_ISREG(st.st_mode)) {
+      ImageEntry e;
+      e.path = path;
+      e.bytes = static_cast<uint64_t>(st.st_size);
+      loose.push_back(std::move(e));
     } else {
       ++out->ignored_files;
     }
   }
-  if (classes->empty()) {
-    return Status::InvalidArgument(root + ": no class folders (expected DIR/<class>/<image files>)");
+  if (!classes->empty()) {
+    out->ignored_files += loose.size();
+    return Status::OK();
   }
+  if (loose.empty() && out->entries.empty()) {
+    return Status::InvalidArgument(root + ": no class folders and no image files (expected DIR/<class>/<image "
+                                   "files>, or DIR/<image files> for a set without labels)");
+  }
+  // A flat folder: its files, without labels, in byte order with the paths that failed to stat.
+  out->labelled = false;
+  std::vector<ImageEntry> all;
+  std::merge(std::make_move_iterator(loose.begin()), std::make_move_iterator(loose.end()),
+             std::make_move_iterator(out->entries.begin()), std::make_move_iterator(out->entries.end()),
+             std::back_inserter(all), [](const ImageEntry& a, const ImageEntry& b) { return a.path < b.path; });
+  out->entries = std::move(all);
   return Status::OK();
 }
 
@@ -173,6 +192,14 @@ Result<Dataset> LoadDataset(const DatasetOptions& options) {
   if (ds.entries.empty()) {
     return Status::InvalidArgument((options.manifest.empty() ? options.root : options.manifest) +
                                    ": no image files found");
+  }
+  if (!ds.labelled) {
+    const std::string what = (options.manifest.empty() ? options.root + " holds no class folders"
+                                                        : options.manifest + " has no label column") +
+                             ": the set has no labels";
+    if (!options.labels_file.empty()) return Status::InvalidArgument("--labels: " + what);
+    if (options.label_offset != 0) return Status::InvalidArgument("--label-offset: " + what);
+    return ds;
   }
   std::vector<std::string> from_file;
   if (!options.labels_file.empty()) {

@@ -10,6 +10,9 @@
 //    must be listable.
 //  - --labels FILE: one class name per line, in label order; a class folder (or manifest class
 //    name) missing from the file is an error.
+//  - unlabelled: a DIR with no class folders is a flat folder whose files (directly in DIR, in
+//    byte order) are the inputs, without labels; so is a manifest without a `label` column.
+//    --labels and --label-offset are then usage errors.
 //  - manifest: a `path` and a `label` column; a label column whose every value is an integer
 //    gives the labels directly (plus the offset); otherwise the values are class names, labelled
 //    as folders are. Other columns become extra features, typed as docs/csv.md says (int64, else
@@ -60,6 +63,9 @@ struct Dataset {
   int64_t label_offset = 0;
   std::vector<ExtraColumn> extra_columns;
   uint64_t ignored_files = 0;  // files directly in DIR (no class)
+  // False for a set without labels: a flat folder (files directly in DIR, no class folders) or a
+  // manifest without a label column. Its records have no label or class text.
+  bool labelled = true;
 };
 
 struct DatasetOptions {

@@ -156,7 +156,9 @@ Result<uint64_t> ChooseShardCount(const ImageSetOptions& o, const std::vector<Lo
   return ShardsForSize(static_cast<uint64_t>(static_cast<double>(total_in) * ratio), shard_size, n);
 }
 
-Result<std::string> LabelsText(const std::vector<std::string>& names) {
+Result<std::string> LabelsText(const Dataset& ds) {
+  const std::vector<std::string>& names = ds.class_names;
+  if (!ds.labelled) return Status::InvalidArgument("--labels-out: the set has no labels");
   if (names.empty()) {
     return Status::InvalidArgument("--labels-out: the labels are numbers from the manifest; there are no "
                                    "class names to write (give --labels)");
@@ -194,7 +196,11 @@ Result<ImageSetResult> ConvertImageSet(const ImageSetOptions& o, ImageSetObserve
   Dataset& ds = loaded.value();
   FeatureKeys keys;
   TFQ_RETURN_IF_ERROR(ResolveFeatureKeys(o.keys_preset, o.key_renames, &ds.extra_columns, &keys));
-  Result<std::string> labels_text = o.labels_out.empty() ? std::string() : LabelsText(ds.class_names);
+  if (!ds.labelled) {  // no label features at all, rather than a label that means nothing
+    keys.names[kLabel].clear();
+    keys.names[kText].clear();
+  }
+  Result<std::string> labels_text = o.labels_out.empty() ? std::string() : LabelsText(ds);
   if (!labels_text.ok()) return labels_text.status();
 
   const uint64_t n = ds.entries.size();
@@ -293,6 +299,7 @@ Result<ImageSetResult> ConvertImageSet(const ImageSetOptions& o, ImageSetObserve
   manifest.num_shards = plan->num_shards();
   manifest.task_index = o.task_index;
   manifest.num_tasks = o.num_tasks;
+  manifest.labelled = ds.labelled;
   manifest.class_names = ds.class_names;
   manifest.label_offset = ds.label_offset;
   manifest.options = OptionsJson(o, keys, ds.extra_columns);

@@ -38,6 +38,7 @@ struct RunManifest {
   uint64_t num_shards = 0;
   uint64_t task_index = 0;
   uint64_t num_tasks = 1;  // > 1: a task manifest
+  bool labelled = true;                  // false: the set has no labels (flat folder, no label column)
   std::vector<std::string> class_names;  // label = index + label_offset
   int64_t label_offset = 0;
   nlohmann::ordered_json options;  // what decides the bytes written (never threads or tasks)

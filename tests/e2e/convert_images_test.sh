@@ -267,6 +267,36 @@ else
   echo "convert_images_test: skipping the unlistable-folder run (root without setpriv)"
 fi
 
+# --- Sets without labels: a flat folder, a manifest without a label column ---------------------
+mkdir -p "$WORK/flat"
+cp "$WORK/imgs/cat/img000.jpg" "$WORK/imgs/dog/img001.jpg" "$WORK/flat/"
+echo "not an image" > "$WORK/flat/notes.jpg"
+expect_exit 5 "$TFQ" convert "$WORK/flat" -o "$WORK/fl/train" --shards 1 --size 16x16
+expect_stderr_contains "wrote 2 images to 1 file"
+{ echo "path,weight"; echo "cat/img000.jpg,1.5"; echo "dog/img002.jpg,2"; } > "$WORK/nolabel.csv"
+expect_exit 0 "$TFQ" convert "$WORK/imgs" --manifest "$WORK/nolabel.csv" -o "$WORK/fm/train" --shards 1 --quiet
+checks=$((checks + 1))
+$PY - "$TFQ" "$WORK/fl/train" "$WORK/fm/train" <<'PY' || fail "sets without labels"
+import json, sys
+from records import records
+tfq = sys.argv[1]
+for prefix, n in ((sys.argv[2], 2), (sys.argv[3], 2)):
+    m = json.load(open(prefix + ".manifest.json"))
+    assert m["labelled"] is False and m["labels"] == [], m
+    assert not any("class" in f for f in m["options"]["features"]), m["options"]["features"]
+    recs = records(tfq, prefix)
+    assert len(recs) == n
+    for r in recs:
+        assert "image/class/label" not in r and "image/class/text" not in r, sorted(r)
+        assert r["image/encoded"][0][:2] == b"\xff\xd8"
+m = json.load(open(sys.argv[2].rsplit("/", 2)[0] + "/a/train.manifest.json"))
+assert m["labelled"] is True, "a labelled set says so"
+PY
+expect_exit 2 "$TFQ" convert "$WORK/flat" -o "$WORK/fl2/train" --label-offset 1
+expect_stderr_contains "--label-offset: $WORK/flat holds no class folders: the set has no labels"
+expect_exit 2 "$TFQ" convert "$WORK/flat" -o "$WORK/fl2/train" --labels-out "$WORK/fl2.txt"
+expect_stderr_contains "--labels-out: the set has no labels"
+
 # --strict: exit 3 at the first bad file, and no shard left behind.
 expect_exit 3 "$TFQ" convert "$WORK/imgs" -o "$WORK/s/train" --size 32x32 --shards 3 --strict --quiet
 checks=$((checks + 1)); [[ -z "$(ls -A "$WORK/s" 2>/dev/null)" ]] || fail "--strict left files: $(ls -A "$WORK/s")"

@@ -100,6 +100,49 @@ TEST_CASE("folders: a path the listing cannot look at is an input that fails, in
   CHECK(ListingFailure(folder).message() == root + "/secret: cannot list this folder, its files are skipped: Permission denied");
 }
 
+TEST_CASE("unlabelled sets: a flat folder, a manifest without a label column") {
+  const std::string root = tfq::testing::MakeTempDir() + "/flat";
+  MakeDir(root);
+  Put(root + "/b.jpg", "x");
+  Put(root + "/a.png", "xy");
+  Put(root + "/.hidden.jpg", "x");
+  DatasetOptions o;
+  o.root = root;
+  auto ds = LoadDataset(o);
+  REQUIRE(ds.ok());
+  CHECK_FALSE(ds->labelled);
+  CHECK(ds->class_names.empty());
+  REQUIRE(ds->entries.size() == 2);
+  CHECK(ds->entries[0].path == root + "/a.png");
+  CHECK(ds->entries[0].bytes == 2);
+  CHECK(ds->entries[1].path == root + "/b.jpg");
+  CHECK(ds->ignored_files == 0);
+  o.label_offset = 1;
+  CHECK(LoadDataset(o).status().message() == "--label-offset: " + root + " holds no class folders: the set has no labels");
+  o.label_offset = 0;
+  o.labels_file = root + "/b.jpg";
+  CHECK(LoadDataset(o).status().code() == StatusCode::kInvalidArgument);
+  o.labels_file.clear();
+
+  Put(root + "/../m.csv", "path,weight\na.png,1\nb.jpg,2\n");
+  o.manifest = root + "/../m.csv";
+  ds = LoadDataset(o);
+  REQUIRE(ds.ok());
+  CHECK_FALSE(ds->labelled);
+  CHECK(ds->entries.size() == 2);
+  CHECK(ds->extra_columns.size() == 1);
+  Put(root + "/../m.jsonl", "{\"path\": \"a.png\"}\n{\"path\": \"b.jpg\"}\n");
+  o.manifest = root + "/../m.jsonl";
+  ds = LoadDataset(o);
+  REQUIRE(ds.ok());
+  CHECK_FALSE(ds->labelled);
+  Put(root + "/../mixed.jsonl", "{\"path\": \"a.png\"}\n{\"path\": \"b.jpg\", \"label\": 1}\n");
+  o.manifest = root + "/../mixed.jsonl";
+  auto mixed = LoadDataset(o);
+  CHECK(mixed.status().code() == StatusCode::kInvalidData);
+  CHECK(mixed.status().message().find("line 2: has a \"label\", but the first line has none") != std::string::npos);
+}
+
 TEST_CASE("folders: errors") {
   DatasetOptions o;
   o.root = tfq::testing::MakeTempDir() + "/missing";
@@ -169,7 +212,7 @@ TEST_CASE("JSON lines manifest: numeric labels used as given, strings stay bytes
   REQUIRE(ds.ok());
   CHECK(ds->entries[0].class_text == "four");
 
-  Put(root + "/bad.jsonl", "{\"path\": \"a.jpg\"}\n");
+  Put(root + "/bad.jsonl", "{\"label\": 1}\n");
   o.manifest = root + "/bad.jsonl";
   auto bad = LoadDataset(o);
   CHECK(bad.status().code() == StatusCode::kInvalidData);

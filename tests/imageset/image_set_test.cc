@@ -152,6 +152,28 @@ TEST_CASE("image set: merging checks that every shard is still the file its task
   }
 }
 
+TEST_CASE("image set: a flat folder converts without label features; the manifest says so") {
+  const std::string root = tfq::testing::MakeTempDir() + "/flat";
+  MakeDir(root);
+  for (int i = 0; i < 4; ++i) Put(root + "/" + std::to_string(i) + ".jpg", MakeJpeg(20 + i, 20, i));
+  const std::string out = tfq::testing::MakeTempDir();
+  ImageSetOptions o = Options(root, out + "/train");
+  o.num_shards = 1;
+  auto r = ConvertImageSet(o, nullptr);
+  REQUIRE_MESSAGE(r.ok(), r.status().message());
+  CHECK(r->records == 4);
+  auto m = ReadManifestFile(out + "/train.manifest.json");
+  REQUIRE(m.ok());
+  CHECK_FALSE(m->labelled);
+  CHECK(m->class_names.empty());
+  for (const auto& key : m->options["features"]) CHECK(key.get<std::string>().find("class") == std::string::npos);
+  const std::string shard = tfq::testing::ReadFileOrDie(out + "/train-00000-of-00001");
+  CHECK(shard.find("image/class/") == std::string::npos);
+  CHECK(shard.find("image/encoded") != std::string::npos);
+  o.labels_out = out + "/labels.txt";
+  CHECK(ConvertImageSet(o, nullptr).status().message() == "--labels-out: the set has no labels");
+}
+
 TEST_CASE("image set: --strict stops at the first failure and leaves no shard") {
   const std::string root = MakeSet();
   const std::string out = tfq::testing::MakeTempDir();
