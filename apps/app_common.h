@@ -24,6 +24,10 @@ constexpr int kExitFailure = 1;
 constexpr int kExitUsage = 2;
 constexpr int kExitBadData = 3;
 
+// The most shards (and tasks) a command writes: what five-digit shard names
+// (PREFIX-00000-of-99999) can number.
+constexpr uint64_t kMaxShards = 99999;
+
 int ExitCodeFor(const Status& status);
 
 // Prints "tfq: error: <message>" (nothing for kBrokenPipe) and returns the exit code.

@@ -74,6 +74,7 @@ uint64_t OutputBytes(const ConvertSummary& s) {
 }
 
 void PrintSummary(const ConvertFlags& flags, const ConvertSummary& s) {
+  if (s.reported) return;
   const double rate = s.seconds > 0 ? static_cast<double>(s.records) / s.seconds : 0;
   if (flags.json) {
     nlohmann::json j = {{s.unit, s.records}, {"failures", s.failures}, {"outputs", s.outputs},
@@ -164,7 +165,8 @@ void SetupConvertCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--from", flags->from, "input kind: auto|jsonl|tfrecord|images|csv")
       ->capture_default_str();
   cmd->add_option("--to", flags->to, "output kind: auto|tfrecord|jsonl|csv")->capture_default_str();
-  cmd->add_option("--shards", flags->shards, "write N shards named PREFIX-0000k-of-0000N");
+  cmd->add_option("--shards", flags->shards, "write N shards named PREFIX-0000k-of-0000N")
+      ->check(CLI::Range(uint64_t{1}, kMaxShards));
   cmd->add_option("--suffix", flags->suffix, "appended to shard names, e.g. .tfrecord");
   cmd->add_option("-c,--compression", flags->compression,
                   "TFRecord compression: auto|none|gzip|zlib (auto: sniff inputs, extension for outputs)")
@@ -182,13 +184,16 @@ void SetupConvertCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--max-columns", flags->max_columns,
                   "refuse CSV input, and CSV output from records, with more columns than this (bounds memory and size)")
       ->capture_default_str();
-  cmd->add_option("--threads", flags->threads, "worker threads (default: all cores)");
+  cmd->add_option("--threads", flags->threads, "worker threads (default: all cores; more are capped)")
+      ->check(CLI::Range(0, 1 << 20));
   cmd->add_option("--task-index", flags->task_index,
                   "with --num-tasks: write only the shards k with k % num-tasks == task-index")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::Range(uint64_t{0}, kMaxShards - 1));
   cmd->add_option("--num-tasks", flags->num_tasks,
                   "split the shards among this many tasks (machines or processes) run with the same flags")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::Range(uint64_t{1}, kMaxShards));
   cmd->add_flag("-q,--quiet", flags->quiet, "no progress and no summary line");
   cmd->add_flag("--json", flags->json, "print the summary as JSON on stdout");
   for (const Conversion* c : kConversions) {

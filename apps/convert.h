@@ -60,6 +60,9 @@ struct ConvertSummary {
   uint64_t bytes = 0;
   double seconds = 0;
   std::string unit = "records";  // what `records` counts, for the summary line
+  // The conversion printed its own summary instead (a step that writes no records, such as
+  // images --merge-manifests, for which "N records/s" would mean nothing).
+  bool reported = false;
 };
 
 // One direction. `inputs` are expanded (globs resolved, directories kept as they are).

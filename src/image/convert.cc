@@ -19,6 +19,15 @@ const char* OutputFormatName(OutputFormat f) {
   return "?";
 }
 
+const char* KeepOriginalName(KeepOriginal k) {
+  switch (k) {
+    case KeepOriginal::kNever: return "never";
+    case KeepOriginal::kUnchangedJpeg: return "jpeg";
+    case KeepOriginal::kAlways: return "always";
+  }
+  return "?";
+}
+
 Status ValidateConvertOptions(const ConvertOptions& o) {
   TFQ_RETURN_IF_ERROR(ValidateResizeSpec(o.resize));
   if (o.quality < 1 || o.quality > 100) {
@@ -106,7 +115,8 @@ Status ConvertPng(ConverterState& st, const ConvertOptions& o, std::string_view 
   out->source_width = info.width;
   out->source_height = info.height;
   TFQ_RETURN_IF_ERROR(s);
-  if (o.keep_original) {
+  if (o.keep_original == KeepOriginal::kAlways) {
+    out->kept = true;
     out->bytes.assign(input.data(), input.size());
     out->width = info.width;
     out->height = info.height;
@@ -129,6 +139,7 @@ ImageConverter::~ImageConverter() = default;
 
 Status ImageConverter::Convert(std::string_view input, ConvertedImage* out) {
   out->partial = false;
+  out->kept = false;
   out->source_width = out->source_height = 0;
   ImageKind kind = SniffImageKind(input);
   out->source_kind = kind;

@@ -42,6 +42,22 @@ enum class OutputFormat { kJpeg, kPng, kRaw };
 // "JPEG", "PNG", "RAW": the values of the image/format feature.
 const char* OutputFormatName(OutputFormat f);
 
+// When the input's bytes are stored unchanged (after checking that they decode) instead of being
+// decoded and encoded again.
+enum class KeepOriginal {
+  kNever,  // re-encode every image
+  // Keep a JPEG that re-encoding would only degrade: no resize asked, JPEG output, the file's
+  // channels those asked (3: Y'CbCr or RGB-coded, 1: gray; so never CMYK/YCCK), no EXIF
+  // orientation to apply, and every byte of it decodes (a damaged file accepted by allow_partial
+  // is re-encoded, so that the stored image decodes). Everything else is re-encoded.
+  // tensorflow/models' build_image_data.py keeps JPEG files too; `tfq convert`'s default.
+  kUnchangedJpeg,
+  kAlways,  // keep every image that decodes; the processing options below are ignored
+};
+
+// "never", "jpeg", "always": for the manifest.
+const char* KeepOriginalName(KeepOriginal k);
+
 struct ConvertOptions {
   ResizeSpec resize;  // default: keep the size
   Filter filter = Filter::kTriangle;
@@ -50,10 +66,9 @@ struct ConvertOptions {
   int channels = 3;                             // 3 (RGB) or 1 (gray)
   OutputFormat format = OutputFormat::kJpeg;
   int png_compression_level = 6;  // zlib level 0..9
-  // Store the input bytes unchanged after checking that they decode (all processing options
-  // above are ignored). JPEGs are checked at 1/8 scale: every byte of entropy-coded data is still
-  // decoded, which is what finds damage.
-  bool keep_original = false;
+  // Which inputs are stored unchanged after checking that they decode. JPEGs are checked at 1/8
+  // scale: every byte of entropy-coded data is still decoded, which is what finds damage.
+  KeepOriginal keep_original = KeepOriginal::kNever;
   // Apply the EXIF orientation. Off by default: TensorFlow's decode_jpeg/decode_image ignore it,
   // so a dataset made with it on no longer matches what tf.io reads from the original files.
   bool auto_orient = false;
@@ -73,15 +88,16 @@ Status ValidateConvertOptions(const ConvertOptions& options);
 
 struct ConvertedImage {
   std::string bytes;  // the encoded image (or, for kRaw, height * width * channels pixels)
-  int height = 0;     // of the stored image (the input's, with keep_original)
+  int height = 0;     // of the stored image (the input's as stored when kept)
   int width = 0;
-  int channels = 0;             // 1 or 3; with keep_original, the file's: JPEG 1, 3 or 4 (CMYK), PNG 1..4
+  int channels = 0;             // 1 or 3; when kept, the file's: JPEG 1, 3 or 4 (CMYK), PNG 1..4
   const char* format = "";      // "JPEG", "PNG" or "RAW"
-  const char* colorspace = "";  // "RGB" or "GRAY"; with keep_original also "CMYK"
+  const char* colorspace = "";  // "RGB" or "GRAY"; kept (KeepOriginal::kAlways) also "CMYK"
   ImageKind source_kind = ImageKind::kUnknown;
   int source_width = 0;  // the input as stored
   int source_height = 0;
   bool partial = false;  // allow_partial accepted damaged data
+  bool kept = false;     // bytes are the input's (see KeepOriginal)
 };
 
 class ImageConverter {

@@ -67,6 +67,7 @@ Status CheckJpeg(ConverterState& st, const ConvertOptions& o, std::string_view i
   TFQ_RETURN_IF_ERROR(st.jpeg_decoder.DecodeToPixels(input, info, scale,
                                                      cmyk ? DecodeFormat::kCmyk : DecodeFormat::kGray,
                                                      o.allow_partial, &st.decoded, &out->partial));
+  out->kept = true;
   out->bytes.assign(input.data(), input.size());
   out->width = info.width;
   out->height = info.height;
@@ -74,6 +75,15 @@ Status CheckJpeg(ConverterState& st, const ConvertOptions& o, std::string_view i
   out->colorspace = info.color == JpegColor::kGray ? "GRAY" : cmyk ? "CMYK" : "RGB";
   out->format = "JPEG";
   return Status::OK();
+}
+
+// Whether KeepOriginal::kUnchangedJpeg keeps the file: decoding and encoding it again would
+// change nothing that was asked for (size, format, channels, orientation), only lose quality.
+bool KeepsUnchanged(const ConvertOptions& o, const JpegInfo& info) {
+  if (o.resize.mode != ResizeMode::kNone || o.format != OutputFormat::kJpeg) return false;
+  if (o.auto_orient && info.orientation != 1) return false;
+  if (o.channels == 1) return info.color == JpegColor::kGray;
+  return info.color == JpegColor::kYCbCr || info.color == JpegColor::kRgb;
 }
 
 // The region of plane `p` that corresponds to `luma_region` of the luma plane. Output chroma
@@ -153,7 +163,15 @@ Status ConvertJpeg(ConverterState& st, const ConvertOptions& o, std::string_view
   const JpegInfo& info = parsed.value();
   out->source_width = info.width;
   out->source_height = info.height;
-  if (o.keep_original) return CheckJpeg(st, o, input, info, out);
+  if (o.keep_original == KeepOriginal::kAlways) return CheckJpeg(st, o, input, info, out);
+  if (o.keep_original == KeepOriginal::kUnchangedJpeg && KeepsUnchanged(o, info)) {
+    TFQ_RETURN_IF_ERROR(CheckJpeg(st, o, input, info, out));
+    if (!out->partial) return Status::OK();
+    // Damaged data that allow_partial accepts: the file as it is would not decode elsewhere
+    // (tf.io.decode_jpeg refuses truncated files), so store what decodes, re-encoded.
+    out->kept = false;
+    out->partial = false;
+  }
 
   const Layout layout = MakeLayout(info.width, info.height, o.auto_orient ? info.orientation : 1, o.resize);
   const JpegScale scale = ChooseJpegScale(layout.stored_region.width(), layout.stored_region.height(),

@@ -24,7 +24,7 @@ struct ChunkConverter::Worker {
 ChunkConverter::ChunkConverter(const image::ConvertOptions& options, const FeatureKeys* keys,
                                const std::vector<ExtraColumn>* extras, int threads)
     : options_(options), keys_(keys), extras_(extras),
-      threads_(threads > 0 ? threads : UsableCpus()) {
+      threads_(threads > 0 ? std::min(threads, UsableCpus()) : UsableCpus()) {
   for (int i = 0; i < threads_; ++i) workers_.push_back(std::make_unique<Worker>(options_));
 }
 
@@ -108,6 +108,10 @@ Status ReadWholeFile(const std::string& path, SourceBuffer* out) {
 void ReadSource(ConvertedSlot& slot, SourceBuffer* file) {
   slot.source_bytes = 0;
   Guarded(slot, [&] {
+    if (slot.entry->problem != ListingProblem::kNone) {  // the listing could not look at it
+      slot.status = ListingFailure(*slot.entry);
+      return;
+    }
     slot.status = ReadWholeFile(slot.entry->path, file);
     if (slot.status.ok()) slot.source_bytes = file->size();
   });

@@ -62,7 +62,9 @@ void ReadSource(ConvertedSlot& slot, SourceBuffer* file);
 
 class ChunkConverter {
  public:
-  // `options` must be valid; keys and extras outlive the converter. threads <= 0: all cores.
+  // `options` must be valid; keys and extras outlive the converter. threads <= 0: all cores; at
+  // most the usable CPUs (more would only add converters waiting for a CPU, and each costs a
+  // TurboJPEG handle, buffers and a thread stack: 100000 of them crashed libgomp).
   ChunkConverter(const image::ConvertOptions& options, const FeatureKeys* keys,
                  const std::vector<ExtraColumn>* extras, int threads);
   ~ChunkConverter();

@@ -5,8 +5,14 @@
 //  - folders: DIR/<class>/... ; classes in byte order of their names, label = position + offset;
 //    every regular file below a class folder (at any depth, hidden files excepted) is an input,
 //    in byte order of its path. Files directly in DIR belong to no class and are ignored (counted).
+//    A path the listing cannot look at (a dangling symbolic link, a sub-folder that cannot be
+//    listed) is an input that fails (ListingProblem), at its place in the order; only DIR itself
+//    must be listable.
 //  - --labels FILE: one class name per line, in label order; a class folder (or manifest class
 //    name) missing from the file is an error.
+//  - unlabelled: a DIR with no class folders is a flat folder whose files (directly in DIR, in
+//    byte order) are the inputs, without labels; so is a manifest without a `label` column.
+//    --labels and --label-offset are then usage errors.
 //  - manifest: a `path` and a `label` column; a label column whose every value is an integer
 //    gives the labels directly (plus the offset); otherwise the values are class names, labelled
 //    as folders are. Other columns become extra features, typed as docs/csv.md says (int64, else
@@ -23,13 +29,26 @@
 
 namespace tfq::imageset {
 
+// Why the folder listing could not look at a path. Such a path is still an input, one that fails
+// (ListingFailure) as a file that cannot be read does: skipped, listed, counted.
+enum class ListingProblem : uint8_t {
+  kNone,
+  kNoStat,     // stat() failed: a dangling symbolic link, a link loop, no permission
+  kNoListing,  // a sub-folder that cannot be listed (opendir/readdir failed)
+};
+
 struct ImageEntry {
   std::string path;        // as opened: DIR/relative, or the manifest's absolute path
   int64_t label = 0;       // offset applied
   std::string class_text;  // image/class/text
   uint64_t bytes = 0;      // file size when listed (0 for manifest entries until stat'ed)
+  ListingProblem problem = ListingProblem::kNone;
+  int problem_errno = 0;   // the errno of the failed call
   std::vector<std::string> extras;  // one text value per ExtraColumn ("" = missing)
 };
+
+// The failure of an entry with a listing problem, naming its path and what to do.
+Status ListingFailure(const ImageEntry& entry);
 
 struct ExtraColumn {
   std::string name;
@@ -44,6 +63,9 @@ struct Dataset {
   int64_t label_offset = 0;
   std::vector<ExtraColumn> extra_columns;
   uint64_t ignored_files = 0;  // files directly in DIR (no class)
+  // False for a set without labels: a flat folder (files directly in DIR, no class folders) or a
+  // manifest without a label column. Its records have no label or class text.
+  bool labelled = true;
 };
 
 struct DatasetOptions {

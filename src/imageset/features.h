@@ -1,8 +1,8 @@
 // The features of one image record, under tensorflow/models' names by default.
 //
 //   image/height, image/width, image/channels   int64, of the stored image
-//   image/colorspace                            bytes "RGB" | "GRAY" (keep-original: also "CMYK")
-//   image/class/label                           int64
+//   image/colorspace                            bytes "RGB" | "GRAY" (KeepOriginal::kAlways: also "CMYK")
+//   image/class/label                           int64 (neither in a set without labels)
 //   image/class/text                            bytes, the class name
 //   image/format                                bytes "JPEG" | "PNG" | "RAW"
 //   image/filename                              bytes, the file's base name

@@ -1,7 +1,6 @@
 // ConvertImageSet: the steps of image_set.h, from listing to manifest.
 #include "imageset/image_set.h"
 
-#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -15,9 +14,11 @@
 #include "imageset/random.h"
 #include "imageset/run_manifest.h"
 #include "imageset/sha256.h"
+#include "imageset/shard_check.h"
 #include "imageset/shard_plan.h"
 #include "io/compression.h"
 #include "io/file_streams.h"
+#include "io/output_set.h"
 #include "tfrecord/format.h"
 #include "tfrecord/open.h"
 #include "tfrecord/sharded_writer.h"
@@ -53,7 +54,7 @@ nlohmann::ordered_json OptionsJson(const ImageSetOptions& o, const FeatureKeys& 
   j["subsampling"] = c.subsampling == image::Subsampling::k444 ? "444" : "420";
   j["channels"] = c.channels;
   j["format"] = image::OutputFormatName(c.format);
-  j["keep_original"] = c.keep_original;
+  j["keep_original"] = image::KeepOriginalName(c.keep_original);
   j["auto_orient"] = c.auto_orient;
   j["max_pixels"] = c.max_pixels;
   j["allow_partial"] = c.allow_partial;
@@ -73,64 +74,50 @@ nlohmann::ordered_json OptionsJson(const ImageSetOptions& o, const FeatureKeys& 
   return j;
 }
 
-// The bytes of a shard file and their SHA-256, as the shard is written.
+// A shard file's bytes and their SHA-256, taken as the shard is written, and the file itself once
+// complete but not yet under its final name.
 struct ShardDigest {
   bool done = false;  // set by a successful Close
   uint64_t bytes = 0;
   std::string sha256;
+  std::unique_ptr<OutputStream> file;  // complete, still under its temporary name
 };
 
 // Passes everything through to the file stream under it and hashes it on the way, so that the
 // manifest gets the shard's checksum without reading the shard again after the run. It sits
 // below any compression: it sees the bytes that reach the file.
+//
+// Close() finishes the hash but does not complete the file: it hands it to the digest, so that
+// the shards and the manifest that vouches for them are renamed into place together, once the
+// manifest is written (CloseTogether); until then nothing of the set has a final name.
 class HashingOutput : public OutputStream {
  public:
   HashingOutput(std::unique_ptr<OutputStream> file, ShardDigest* digest)
-      : file_(std::move(file)), digest_(digest) {}
+      : file_(std::move(file)), name_(file_->name()), digest_(digest) {}
   Status Write(std::string_view data) override {
+    if (!file_) return Status::Internal(name_ + ": write after Close");
     hash_.Update(data);
     bytes_ += data.size();
     return file_->Write(data);
   }
   Status Close() override {
-    TFQ_RETURN_IF_ERROR(file_->Close());
+    if (!file_) return Status::Internal(name_ + ": closed twice");
     digest_->done = true;
     digest_->bytes = bytes_;
     digest_->sha256 = DigestHex(hash_.Final());
+    digest_->file = std::move(file_);
     return Status::OK();
   }
-  const std::string& name() const override { return file_->name(); }
+  const std::string& name() const override { return name_; }
   uint64_t bytes_written() const override { return bytes_; }
 
  private:
   std::unique_ptr<OutputStream> file_;
+  const std::string name_;
   ShardDigest* digest_;
   Sha256 hash_;
   uint64_t bytes_ = 0;
 };
-
-Status HashFile(const std::string& path, std::string* hex, uint64_t* bytes) {
-  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return Status::FromErrno(path, errno);
-  std::string buf(1 << 20, '\0');
-  Sha256 h;
-  *bytes = 0;
-  for (;;) {
-    const ssize_t n = read(fd, buf.data(), buf.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      const int err = errno;
-      close(fd);
-      return Status::FromErrno(path, err);
-    }
-    if (n == 0) break;
-    h.Update(std::string_view(buf.data(), static_cast<size_t>(n)));
-    *bytes += static_cast<uint64_t>(n);
-  }
-  close(fd);
-  *hex = DigestHex(h.Final());
-  return Status::OK();
-}
 
 std::string BaseName(const std::string& path) {
   const size_t slash = path.rfind('/');
@@ -169,17 +156,16 @@ Result<uint64_t> ChooseShardCount(const ImageSetOptions& o, const std::vector<Lo
   return ShardsForSize(static_cast<uint64_t>(static_cast<double>(total_in) * ratio), shard_size, n);
 }
 
-Status WriteLabelsOut(const std::string& path, const std::vector<std::string>& names) {
+Result<std::string> LabelsText(const Dataset& ds) {
+  const std::vector<std::string>& names = ds.class_names;
+  if (!ds.labelled) return Status::InvalidArgument("--labels-out: the set has no labels");
   if (names.empty()) {
     return Status::InvalidArgument("--labels-out: the labels are numbers from the manifest; there are no "
                                    "class names to write (give --labels)");
   }
   std::string text;
   for (const std::string& n : names) text += n + "\n";
-  auto out = CreateOutputFile(path);
-  if (!out.ok()) return out.status();
-  TFQ_RETURN_IF_ERROR((*out)->Write(text));
-  return (*out)->Close();
+  return text;
 }
 
 // Creates the directory of the shard prefix and its parents ("out/train" -> out/), as mkdir -p.
@@ -210,7 +196,12 @@ Result<ImageSetResult> ConvertImageSet(const ImageSetOptions& o, ImageSetObserve
   Dataset& ds = loaded.value();
   FeatureKeys keys;
   TFQ_RETURN_IF_ERROR(ResolveFeatureKeys(o.keys_preset, o.key_renames, &ds.extra_columns, &keys));
-  if (!o.labels_out.empty() && ds.class_names.empty()) TFQ_RETURN_IF_ERROR(WriteLabelsOut(o.labels_out, {}));
+  if (!ds.labelled) {  // no label features at all, rather than a label that means nothing
+    keys.names[kLabel].clear();
+    keys.names[kText].clear();
+  }
+  Result<std::string> labels_text = o.labels_out.empty() ? std::string() : LabelsText(ds);
+  if (!labels_text.ok()) return labels_text.status();
 
   const uint64_t n = ds.entries.size();
   std::vector<LoopItem> order(n);
@@ -255,6 +246,17 @@ Result<ImageSetResult> ConvertImageSet(const ImageSetOptions& o, ImageSetObserve
   };
   auto writer = tfrecord::ShardedRecordWriter::Create(wopts);
   if (!writer.ok()) return writer.status();
+  // The manifest (and --labels-out) are created now, so that a path that cannot be written fails
+  // before the conversion, and are completed with the shards, all together, at the end.
+  const std::string manifest_path = ManifestPath(o.prefix, o.task_index, o.num_tasks);
+  auto manifest_out = CreateOutputFile(manifest_path);
+  if (!manifest_out.ok()) return manifest_out.status();
+  std::unique_ptr<OutputStream> labels_out;
+  if (!o.labels_out.empty()) {
+    auto out = CreateOutputFile(o.labels_out);
+    if (!out.ok()) return out.status();
+    labels_out = std::move(out).value();
+  }
 
   // This task's images, shard by shard.
   std::vector<LoopItem> items;
@@ -297,6 +299,7 @@ Result<ImageSetResult> ConvertImageSet(const ImageSetOptions& o, ImageSetObserve
   manifest.num_shards = plan->num_shards();
   manifest.task_index = o.task_index;
   manifest.num_tasks = o.num_tasks;
+  manifest.labelled = ds.labelled;
   manifest.class_names = ds.class_names;
   manifest.label_offset = ds.label_offset;
   manifest.options = OptionsJson(o, keys, ds.extra_columns);
@@ -306,26 +309,31 @@ Result<ImageSetResult> ConvertImageSet(const ImageSetOptions& o, ImageSetObserve
     e.index = k;
     e.file = BaseName(info.path);
     e.records = info.records;
-    if (digests[k].done) {  // always, after a successful Close; reading the file back is the fallback
-      e.sha256 = digests[k].sha256;
-      e.bytes = digests[k].bytes;
-    } else {
-      TFQ_RETURN_IF_ERROR(HashFile(info.path, &e.sha256, &e.bytes));
-    }
+    if (!digests[k].done) return Status::Internal(info.path + ": shard not hashed");
+    e.sha256 = digests[k].sha256;
+    e.bytes = digests[k].bytes;
     result.records += e.records;
     result.bytes += e.bytes;
     result.shard_paths.push_back(info.path);
     manifest.shards.push_back(std::move(e));
   }
-  if (!o.labels_out.empty()) TFQ_RETURN_IF_ERROR(WriteLabelsOut(o.labels_out, ds.class_names));
-  result.manifest_path = ManifestPath(o.prefix, o.task_index, o.num_tasks);
-  TFQ_RETURN_IF_ERROR(WriteManifest(manifest, result.manifest_path));
+  // Everything that can fail has run but the renames: the shards, the labels and last the
+  // manifest now take their final names together, or none does.
+  TFQ_RETURN_IF_ERROR((*manifest_out)->Write(ManifestText(manifest)));
+  if (labels_out) TFQ_RETURN_IF_ERROR(labels_out->Write(labels_text.value()));
+  std::vector<OutputStream*> set;
+  for (uint64_t k = o.task_index; k < plan->num_shards(); k += o.num_tasks) set.push_back(digests[k].file.get());
+  set.push_back(labels_out.get());
+  set.push_back(manifest_out->get());
+  TFQ_RETURN_IF_ERROR(CloseTogether(set));
+  result.manifest_path = manifest_path;
   return result;
 }
 
-Result<ImageSetResult> MergeImageSetManifests(const std::string& prefix, uint64_t num_tasks) {
+Result<ImageSetResult> MergeImageSetManifests(const std::string& prefix, uint64_t num_tasks, int threads) {
   auto merged = MergeTaskManifests(prefix, num_tasks);
   if (!merged.ok()) return merged.status();
+  TFQ_RETURN_IF_ERROR(CheckShardFiles(prefix, merged.value(), num_tasks, threads));
   ImageSetResult result;
   result.files_found = merged->files_found;
   result.task_images = merged->files_found;

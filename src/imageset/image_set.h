@@ -6,7 +6,9 @@
 //   2. shuffle the order with the seed (random.h), cut it into shards (shard_plan.h);
 //   3. convert this task's images chunk by chunk, in parallel (conversion_loop.h), writing each
 //      record to its shard; a file that cannot be converted is a failure, counted and listed;
-//   4. complete the shards (rename), hash them and write the manifest.
+//   4. write the manifest (with the shards' SHA-256, taken as they were written), then give the
+//      shards, --labels-out and the manifest their final names together (io/output_set.h): a run
+//      that fails at any step, or is interrupted, leaves none of them.
 //
 // Records written + failures = images of this task's shards. Nothing is printed: failures and
 // progress go to an observer, which is called from one thread at a time.
@@ -43,7 +45,7 @@ struct ImageSetOptions {
   Compression compression = Compression::kNone;
   uint64_t task_index = 0;
   uint64_t num_tasks = 1;
-  int threads = 0;  // 0: all cores
+  int threads = 0;  // 0: all cores; more than the usable CPUs: one per CPU
   bool strict = false;                // the first failure stops the run (an error)
   uint64_t max_failures = UINT64_MAX;  // more failures than this stop the run (an error)
   std::string labels_out;             // also write the class names, one per line
@@ -82,8 +84,11 @@ struct ImageSetResult {
 
 Result<ImageSetResult> ConvertImageSet(const ImageSetOptions& options, ImageSetObserver* observer);
 
-// Merges the task manifests of a run of options.num_tasks tasks into `<prefix>.manifest.json`.
-Result<ImageSetResult> MergeImageSetManifests(const std::string& prefix, uint64_t num_tasks);
+// Merges the task manifests of a run of `num_tasks` tasks into `<prefix>.manifest.json`, after
+// checking that every shard they list is still the file its task wrote (shard_check.h: existence,
+// size and SHA-256, reading `threads` shards at once). The result counts the merged run: its
+// records, failures, shard files and their bytes.
+Result<ImageSetResult> MergeImageSetManifests(const std::string& prefix, uint64_t num_tasks, int threads = 0);
 
 }  // namespace tfq::imageset
 

@@ -56,9 +56,11 @@ Status ReadCsvManifest(const std::string& path, const std::string& root, char de
           out->extra_columns.push_back({names[c], FeatureKind::kBytes});
         }
       }
-      if (path_col == SIZE_MAX || label_col == SIZE_MAX) {
-        return Status::InvalidData(path + ": the header must name a \"path\" and a \"label\" column");
+      if (path_col == SIZE_MAX) {
+        return Status::InvalidData(path + ": the header must name a \"path\" column (and a \"label\" one for "
+                                   "a labelled set)");
       }
+      out->labelled = label_col != SIZE_MAX;
       columns_known = true;
     }
     for (size_t r = 0; r < batch.num_rows(); ++r) {
@@ -66,8 +68,10 @@ Status ReadCsvManifest(const std::string& path, const std::string& root, char de
       if (row[path_col].empty()) return Status::InvalidData(batch.Where(r, path_col, "path") + ": empty path");
       ImageEntry e;
       e.path = Resolve(root, row[path_col]);
-      e.class_text = std::string(row[label_col]);
-      labels->push_back(e.class_text);
+      if (out->labelled) {
+        e.class_text = std::string(row[label_col]);
+        labels->push_back(e.class_text);
+      }
       for (size_t c : extra_cols) e.extras.emplace_back(row[c]);
       out->entries.push_back(std::move(e));
     }
@@ -134,9 +138,15 @@ Status ReadJsonLinesManifest(const std::string& path, const std::string& root, D
         e.extras[col->second] = std::move(text);
       }
     }
-    if (!has_path || !has_label) return Status::InvalidData(where + ": needs \"path\" and \"label\"");
+    if (!has_path) return Status::InvalidData(where + ": needs \"path\"");
+    // The first line decides whether the set is labelled; every line must agree.
+    if (out->entries.empty()) out->labelled = has_label;
+    if (has_label != out->labelled) {
+      return Status::InvalidData(where + (has_label ? ": has a \"label\", but the first line has none"
+                                                    : ": needs \"label\", as the first line has one"));
+    }
     e.extras.resize(out->extra_columns.size());
-    labels->push_back(e.class_text);
+    if (has_label) labels->push_back(e.class_text);
     out->entries.push_back(std::move(e));
   }
   TFQ_RETURN_IF_ERROR(reader.status());

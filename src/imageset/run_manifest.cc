@@ -40,6 +40,7 @@ nlohmann::ordered_json ManifestToJson(const RunManifest& m) {
   j["ignored_files"] = m.ignored_files;
   j["num_shards"] = m.num_shards;
   if (m.num_tasks > 1) j["task"] = {{"index", m.task_index}, {"count", m.num_tasks}};
+  j["labelled"] = m.labelled;
   nlohmann::ordered_json labels = nlohmann::ordered_json::array();
   for (size_t i = 0; i < m.class_names.size(); ++i) {
     labels.push_back({{"label", static_cast<int64_t>(i) + m.label_offset}, {"text", m.class_names[i]}});
@@ -73,6 +74,7 @@ Result<RunManifest> ManifestFromJson(const nlohmann::ordered_json& j, const std:
       m.task_index = j["task"].at("index").get<uint64_t>();
       m.num_tasks = j["task"].at("count").get<uint64_t>();
     }
+    m.labelled = j.value("labelled", true);  // manifests before the key were all labelled
     const auto& labels = j.at("labels");
     for (size_t i = 0; i < labels.size(); ++i) {
       if (i == 0) m.label_offset = labels[i].at("label").get<int64_t>();
@@ -94,10 +96,12 @@ Result<RunManifest> ManifestFromJson(const nlohmann::ordered_json& j, const std:
   return m;
 }
 
+std::string ManifestText(const RunManifest& m) { return ToJsonText(ManifestToJson(m), 2) + "\n"; }
+
 Status WriteManifest(const RunManifest& m, const std::string& path) {
   auto out = CreateOutputFile(path);
   if (!out.ok()) return out.status();
-  TFQ_RETURN_IF_ERROR((*out)->Write(ToJsonText(ManifestToJson(m), 2) + "\n"));
+  TFQ_RETURN_IF_ERROR((*out)->Write(ManifestText(m)));
   return (*out)->Close();
 }
 
@@ -125,11 +129,12 @@ Result<RunManifest> MergeTaskManifests(const std::string& prefix, uint64_t num_t
       merged.files_found = p.files_found;
       merged.ignored_files = p.ignored_files;
       merged.num_shards = p.num_shards;
+      merged.labelled = p.labelled;
       merged.class_names = p.class_names;
       merged.label_offset = p.label_offset;
       merged.options = p.options;
     } else if (p.files_found != merged.files_found || p.num_shards != merged.num_shards ||
-               p.class_names != merged.class_names || p.label_offset != merged.label_offset ||
+               p.labelled != merged.labelled || p.class_names != merged.class_names || p.label_offset != merged.label_offset ||
                p.options != merged.options) {
       return Status::InvalidData(path + ": does not belong to the same run as task 0 (inputs, shards, "
                                  "labels or options differ)");

@@ -38,6 +38,7 @@ struct RunManifest {
   uint64_t num_shards = 0;
   uint64_t task_index = 0;
   uint64_t num_tasks = 1;  // > 1: a task manifest
+  bool labelled = true;                  // false: the set has no labels (flat folder, no label column)
   std::vector<std::string> class_names;  // label = index + label_offset
   int64_t label_offset = 0;
   nlohmann::ordered_json options;  // what decides the bytes written (never threads or tasks)
@@ -53,6 +54,10 @@ std::string ManifestPath(const std::string& prefix, uint64_t task_index, uint64_
 nlohmann::ordered_json ManifestToJson(const RunManifest& m);
 // kInvalidData naming `source` when a key is missing or mistyped.
 Result<RunManifest> ManifestFromJson(const nlohmann::ordered_json& j, const std::string& source);
+
+// The manifest file's text: pretty-printed JSON, every string through tfq::ToJsonText (bytes
+// that are not UTF-8, as in a Latin-1 class or file name, become U+FFFD).
+std::string ManifestText(const RunManifest& m);
 
 // Writes the manifest atomically (temporary name, renamed when complete).
 Status WriteManifest(const RunManifest& m, const std::string& path);

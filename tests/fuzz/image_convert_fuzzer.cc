@@ -32,7 +32,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                                        OutputFormat::kJpeg};
   options.format = kFormats[(mode >> 2) & 3];
   options.channels = (mode >> 4) & 1 ? 1 : 3;
-  options.keep_original = ((mode >> 5) & 3) == 3;
+  constexpr KeepOriginal kKeeps[] = {KeepOriginal::kNever, KeepOriginal::kNever, KeepOriginal::kUnchangedJpeg,
+                                     KeepOriginal::kAlways};
+  options.keep_original = kKeeps[(mode >> 5) & 3];
   options.auto_orient = (mode >> 5) & 1;
   options.allow_partial = (mode >> 6) & 1;
   FUZZ_CHECK(ValidateConvertOptions(options).ok());
@@ -42,7 +44,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view input(reinterpret_cast<const char*>(data) + 2, size - 2);
   if (!converter.Convert(input, &out).ok()) return 0;
   FUZZ_CHECK(out.width >= 1 && out.height >= 1);
-  if (options.keep_original) {
+  if (options.keep_original == KeepOriginal::kAlways) FUZZ_CHECK(out.kept);
+  if (out.kept) {
     FUZZ_CHECK(out.bytes == input);
     return 0;
   }

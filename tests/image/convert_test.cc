@@ -226,7 +226,7 @@ TEST_CASE("EXIF orientation is applied only with auto_orient") {
 TEST_CASE("keep_original returns the bytes after checking that they decode") {
   std::string jpeg = WithExifOrientation(EncodeJpeg(Gradient(300, 200, 3)), 6);
   ConvertOptions o = Size(10, 10);
-  o.keep_original = true;
+  o.keep_original = KeepOriginal::kAlways;
   o.auto_orient = true;
   ConvertedImage out = Convert(jpeg, o);
   CHECK(out.bytes == jpeg);
@@ -245,6 +245,72 @@ TEST_CASE("keep_original returns the bytes after checking that they decode") {
   out = Convert(EncodeCmykJpeg(Gradient(20, 20, 4), true), o);
   CHECK(out.channels == 4);
   CHECK(std::string(out.colorspace) == "CMYK");
+}
+
+TEST_CASE("kUnchangedJpeg keeps a JPEG that needs no change and re-encodes everything else") {
+  ConvertOptions o;
+  o.keep_original = KeepOriginal::kUnchangedJpeg;
+  const std::string rgb = EncodeJpeg(Gradient(40, 30, 3));
+  ConvertedImage out = Convert(rgb, o);
+  CHECK(out.kept);
+  CHECK(out.bytes == rgb);
+  CHECK(out.width == 40);
+  CHECK(out.height == 30);
+  CHECK(out.channels == 3);
+  CHECK(std::string(out.colorspace) == "RGB");
+  const std::string progressive = EncodeJpeg(Gradient(40, 30, 3), 95, 0, /*progressive=*/true);
+  CHECK(Convert(progressive, o).bytes == progressive);
+  const std::string arithmetic = EncodeArithmeticJpeg(Gradient(40, 30, 3));
+  CHECK(Convert(arithmetic, o).bytes == arithmetic);  // tf.io decodes it (TF's libjpeg has arithmetic)
+
+  // What re-encoding would change, it changes: the asked channels, colour space, orientation,
+  // size and format; a PNG becomes a JPEG.
+  const std::string gray = EncodeJpeg(Gradient(40, 30, 1));
+  out = Convert(gray, o);
+  CHECK_FALSE(out.kept);
+  CHECK(out.channels == 3);
+  CHECK(std::string(out.colorspace) == "RGB");
+  ConvertOptions gray_out = o;
+  gray_out.channels = 1;
+  CHECK(Convert(gray, gray_out).bytes == gray);
+  CHECK_FALSE(Convert(rgb, gray_out).kept);
+  out = Convert(EncodeCmykJpeg(Gradient(20, 20, 4), true), o);
+  CHECK_FALSE(out.kept);
+  CHECK(out.channels == 3);
+  CHECK(std::string(out.colorspace) == "RGB");
+  const std::string rotated = WithExifOrientation(EncodeJpeg(Gradient(40, 30, 3)), 6);
+  CHECK(Convert(rotated, o).bytes == rotated);  // orientation not applied: nothing to change
+  ConvertOptions orient = o;
+  orient.auto_orient = true;
+  out = Convert(rotated, orient);
+  CHECK_FALSE(out.kept);
+  CHECK(out.width == 30);
+  ConvertOptions sized = o;
+  sized.resize = {ResizeMode::kMaxSide, 0, 0, 1000};  // a resize asked, even one that does nothing
+  CHECK_FALSE(Convert(rgb, sized).kept);
+  ConvertOptions png_out = o;
+  png_out.format = OutputFormat::kPng;
+  CHECK(std::string(Convert(rgb, png_out).format) == "PNG");
+  std::string png;
+  REQUIRE(EncodePng(Gradient(30, 20, 3).view(), 6, &png).ok());
+  out = Convert(png, o);
+  CHECK_FALSE(out.kept);
+  CHECK(std::string(out.format) == "JPEG");
+
+  // Damage: refused as ever; accepted with allow_partial, but then stored re-encoded, because the
+  // damaged file itself would not decode in tf.io.
+  const std::string big = EncodeJpeg(Gradient(300, 200, 3));
+  const std::string truncated = big.substr(0, big.size() / 2);
+  CHECK(ConvertError(truncated, o).message() == "truncated JPEG: premature end of data");
+  ConvertOptions partial = o;
+  partial.allow_partial = true;
+  out = Convert(truncated, partial);
+  CHECK_FALSE(out.kept);
+  CHECK(out.partial);
+  CHECK(out.bytes != truncated);
+  CHECK(out.width == 300);
+  CHECK(DecodeJpegForTest(out.bytes, 3).width == 300);
+  CHECK_FALSE(Convert(rgb, partial).partial);
 }
 
 TEST_CASE("the pixel limit is checked from the header, at the scale that will be decoded") {

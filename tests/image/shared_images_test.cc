@@ -89,7 +89,7 @@ TEST_CASE("odd files with the other options: keep_original, gray, no resize, all
   if (dir.empty()) return;
   auto read = [&](const char* name) { return tfq::testing::ReadFileOrDie(dir + "/odd/" + name); };
   ConvertOptions keep;
-  keep.keep_original = true;
+  keep.keep_original = KeepOriginal::kAlways;
   std::string giant = read("giant_20000x14000_gray.jpg");
   Result<ConvertedImage> r = ConvertImage(giant, keep);  // checked at 1/8 scale
   REQUIRE(r.ok());

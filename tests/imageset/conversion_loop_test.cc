@@ -10,6 +10,7 @@
 #include <deque>
 #include <map>
 
+#include "common/cpus.h"
 #include "imageset/features.h"
 #include "imageset/sha256.h"
 #include "imageset_test_util.h"
@@ -156,6 +157,22 @@ TEST_CASE("conversion loop: no items, no calls") {
   };
   CHECK(RunConversionLoop(&converter, {}, 8, sink, [&] { ++calls; }).ok());
   CHECK(calls == 0);
+}
+
+}  // namespace
+}  // namespace tfq::imageset
+
+namespace tfq::imageset {
+namespace {
+
+TEST_CASE("chunk converter: no more threads than usable CPUs, however many are asked") {
+  FeatureKeys keys;
+  std::vector<ExtraColumn> extras;
+  for (int asked : {0, -3, 100000}) {
+    ChunkConverter converter(image::ConvertOptions(), &keys, &extras, asked);
+    CHECK(converter.threads() == UsableCpus());
+  }
+  CHECK(ChunkConverter(image::ConvertOptions(), &keys, &extras, 1).threads() == 1);
 }
 
 }  // namespace

@@ -1,6 +1,9 @@
 #include "imageset/dataset.h"
 
 #include <doctest/doctest.h>
+#include <unistd.h>
+
+#include <cerrno>
 
 #include "imageset_test_util.h"
 
@@ -67,6 +70,77 @@ TEST_CASE("--labels: the file's order decides; a class missing from it is an err
   CHECK(ds.status().message().find("mole") != std::string::npos);
   Put(labels, "a\nb\na\n");
   CHECK(ReadLabelsFile(labels).status().code() == StatusCode::kInvalidData);
+}
+
+TEST_CASE("folders: a path the listing cannot look at is an input that fails, in its place") {
+  const std::string root = MakeFolder();
+  REQUIRE(symlink("/nonexistent/x.jpg", (root + "/zebra/c.jpg").c_str()) == 0);
+  REQUIRE(symlink(".", (root + "/mole/loop").c_str()) == 0);   // a folder seen through a loop
+  REQUIRE(symlink("/nonexistent/class", (root + "/gone").c_str()) == 0);  // a class folder, maybe
+  DatasetOptions o;
+  o.root = root;
+  auto ds = LoadDataset(o);
+  REQUIRE_MESSAGE(ds.ok(), ds.status().message());
+  CHECK(ds->class_names == std::vector<std::string>{"ant", "mole", "zebra"});
+  std::vector<std::string> failing;
+  for (const ImageEntry& e : ds->entries) {
+    if (e.problem != ListingProblem::kNone) failing.push_back(e.path + " | " + ListingFailure(e).message());
+  }
+  REQUIRE(failing.size() == 3);
+  CHECK(failing[0] == root + "/gone | " + root + "/gone: a symbolic link to a path that does not exist");
+  CHECK(failing[1] == root + "/mole/loop | " + root + "/mole/loop: Too many levels of symbolic links");
+  CHECK(failing[2] == root + "/zebra/c.jpg | " + root + "/zebra/c.jpg: a symbolic link to a path that does not exist");
+  CHECK(ds->entries.back().path == root + "/zebra/c.jpg");  // in byte order, after a.jpg and b.jpg
+  CHECK(ListingFailure(ds->entries.back()).code() == StatusCode::kNotFound);
+
+  ImageEntry folder;
+  folder.path = root + "/secret";
+  folder.problem = ListingProblem::kNoListing;
+  folder.problem_errno = EACCES;
+  CHECK(ListingFailure(folder).message() == root + "/secret: cannot list this folder, its files are skipped: Permission denied");
+}
+
+TEST_CASE("unlabelled sets: a flat folder, a manifest without a label column") {
+  const std::string root = tfq::testing::MakeTempDir() + "/flat";
+  MakeDir(root);
+  Put(root + "/b.jpg", "x");
+  Put(root + "/a.png", "xy");
+  Put(root + "/.hidden.jpg", "x");
+  DatasetOptions o;
+  o.root = root;
+  auto ds = LoadDataset(o);
+  REQUIRE(ds.ok());
+  CHECK_FALSE(ds->labelled);
+  CHECK(ds->class_names.empty());
+  REQUIRE(ds->entries.size() == 2);
+  CHECK(ds->entries[0].path == root + "/a.png");
+  CHECK(ds->entries[0].bytes == 2);
+  CHECK(ds->entries[1].path == root + "/b.jpg");
+  CHECK(ds->ignored_files == 0);
+  o.label_offset = 1;
+  CHECK(LoadDataset(o).status().message() == "--label-offset: " + root + " holds no class folders: the set has no labels");
+  o.label_offset = 0;
+  o.labels_file = root + "/b.jpg";
+  CHECK(LoadDataset(o).status().code() == StatusCode::kInvalidArgument);
+  o.labels_file.clear();
+
+  Put(root + "/../m.csv", "path,weight\na.png,1\nb.jpg,2\n");
+  o.manifest = root + "/../m.csv";
+  ds = LoadDataset(o);
+  REQUIRE(ds.ok());
+  CHECK_FALSE(ds->labelled);
+  CHECK(ds->entries.size() == 2);
+  CHECK(ds->extra_columns.size() == 1);
+  Put(root + "/../m.jsonl", "{\"path\": \"a.png\"}\n{\"path\": \"b.jpg\"}\n");
+  o.manifest = root + "/../m.jsonl";
+  ds = LoadDataset(o);
+  REQUIRE(ds.ok());
+  CHECK_FALSE(ds->labelled);
+  Put(root + "/../mixed.jsonl", "{\"path\": \"a.png\"}\n{\"path\": \"b.jpg\", \"label\": 1}\n");
+  o.manifest = root + "/../mixed.jsonl";
+  auto mixed = LoadDataset(o);
+  CHECK(mixed.status().code() == StatusCode::kInvalidData);
+  CHECK(mixed.status().message().find("line 2: has a \"label\", but the first line has none") != std::string::npos);
 }
 
 TEST_CASE("folders: errors") {
@@ -138,7 +212,7 @@ TEST_CASE("JSON lines manifest: numeric labels used as given, strings stay bytes
   REQUIRE(ds.ok());
   CHECK(ds->entries[0].class_text == "four");
 
-  Put(root + "/bad.jsonl", "{\"path\": \"a.jpg\"}\n");
+  Put(root + "/bad.jsonl", "{\"label\": 1}\n");
   o.manifest = root + "/bad.jsonl";
   auto bad = LoadDataset(o);
   CHECK(bad.status().code() == StatusCode::kInvalidData);
