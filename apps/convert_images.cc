@@ -32,7 +32,7 @@ struct ImageFlags {
   // Which options the command line gave (a value of 0 may be given and out of range), and the
   // text CLI11 read an unsigned option from ("-1" reads as 2^64 - 1).
   CLI::Option *shorter_side_opt = nullptr, *max_side_opt = nullptr, *max_failures_opt = nullptr,
-              *seed_opt = nullptr, *shards_opt = nullptr;
+              *seed_opt = nullptr;
 };
 ImageFlags g_flags;  // one command line per process (see Conversion::add_flags)
 
@@ -74,7 +74,6 @@ void AddImageFlags(CLI::App* cmd) {
   cmd->add_flag("--shuffle,!--no-shuffle", f.shuffle, "shuffle the file order with --seed (default on)")->group(g);
   f.seed_opt = cmd->add_option("--seed", f.seed, "shuffle seed")->capture_default_str()->group(g);
   cmd->add_option("--shard-size", f.shard_size, "shards of about SIZE each, e.g. 256MB (default without --shards)")->group(g);
-  f.shards_opt = cmd->get_option_no_throw("--shards");  // shared with the other conversions
   cmd->add_flag("--merge-manifests", f.merge_manifests,
                 "merge the task manifests of a --num-tasks run into PREFIX.manifest.json")->group(g);
 }

@@ -46,7 +46,10 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    app.exit(e);
+    // In tfq's own format, naming the command whose --help lists the options.
+    std::string command = "tfq";
+    for (const CLI::App* sub : app.get_subcommands()) command += " " + sub->get_name();
+    std::fprintf(stderr, "tfq: error: %s\nRun '%s --help' for the options.\n", e.what(), command.c_str());
     return tfq::app::kExitUsage;
   }
   return exit_code;
