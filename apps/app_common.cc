@@ -48,8 +48,8 @@ void CleanAndReportLeftovers(const LeftoverScope& scope) {
 void AddRecordInputFlags(CLI::App* cmd, RecordInputFlags* flags) {
   cmd->add_option("inputs", flags->inputs, "TFRecord files, shard globs (train-*-of-*) or - for stdin")
       ->required();
-  cmd->add_option("-c,--compression", flags->compression,
-                  "auto|none|gzip|zlib; auto sniffs the first bytes")
+  cmd->add_option("-c,--compression,--input-compression", flags->compression,
+                  "input compression: auto|none|gzip|zlib; auto sniffs the first bytes")
       ->capture_default_str();
   cmd->add_flag("--skip-corrupt", flags->skip_corrupt,
                 "drop records whose data CRC fails (counted and reported) and read on");

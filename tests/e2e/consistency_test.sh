@@ -101,6 +101,12 @@ expect_stderr_contains "GZIP-compressed"
 expect_exit 3 "$TFQ" shard --input-compression zlib w.tfrecord -o s/z --shards 2
 expect_stderr_contains "not zlib data"
 
+# --- The convert summary counts the bytes written to disk (compressed, for .gz).
+expect_exit 0 "$TFQ" convert w.csv -o sz/w.tfrecord.gz --json
+expect_stdout_contains "\"bytes\":$(stat -c %s sz/w.tfrecord.gz),"
+expect_exit 0 "$TFQ" inspect --count --input-compression gzip sz/w.tfrecord.gz
+expect_stdout "1000"
+
 # --- Dropped data is exit 3 in every command (the rest is still written).
 cp w.tfrecord bad.tfrecord
 flip_byte bad.tfrecord 100  # a payload byte of the first record
