@@ -10,6 +10,7 @@
 #include <span>
 
 #include "common/byte_size.h"
+#include "io/paths.h"
 #include "reshard/bucket_shuffle.h"
 #include "reshard/indexed_shuffle.h"
 #include "reshard/random.h"
@@ -300,6 +301,8 @@ Status ShuffleBuckets(const std::vector<std::string>& paths, const ShuffleOption
                       const InputSurvey& survey, uint64_t arena_bytes, ShardSet& set,
                       RunSummary* summary) {
   const std::string tmp_dir = ShuffleTmpDir(options);
+  // By default the bucket file goes beside the output, whose folder may not exist yet.
+  if (options.tmp_dir.empty()) TFQ_RETURN_IF_ERROR(CreateParentDirectories(options.output.prefix));
   if (survey.sizes_exact && survey.file_bytes > arena_bytes) {
     TFQ_RETURN_IF_ERROR(CheckTemporarySpace(tmp_dir, survey.file_bytes));
   }

@@ -31,6 +31,9 @@ expect_exit 0 "$TFQ" shard w.tfrecord -o new4/a/w --shards 3 -q
 [[ -f new4/a/w-00002-of-00003 ]] || fail "shard did not create new4/a/"
 expect_exit 0 "$TFQ" shuffle w.tfrecord -o new5/a/w --shards 2 --seed 1 -q
 [[ -f new5/a/w-00001-of-00002 ]] || fail "shuffle did not create new5/a/"
+for _ in $(seq 600); do cat w.tfrecord; done > big.tfrecord  # over --memory: a bucket file beside the output
+expect_exit 0 "$TFQ" shuffle big.tfrecord -o new6/a/w --shards 2 --seed 1 -q --memory 24MiB --method buckets
+[[ -f new6/a/w-00001-of-00002 ]] || fail "shuffle with a bucket file did not create new6/a/"
 touch afile
 expect_exit 1 "$TFQ" convert w.csv -o afile/sub/w.tfrecord -q
 expect_stderr_contains "afile/sub/w.tfrecord: cannot create"
