@@ -9,25 +9,47 @@
 # Environment: TFQ_SHARED_DIR overrides where ../shared is; JOBS the build parallelism.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+suite_start=$(date +%s)
+stage_start=$suite_start
+stage_times=()
+# stage NAME: closes the stage before it (its time is printed at once and in the closing table).
+stage() {
+  local now; now=$(date +%s)
+  if [[ -n ${stage_name:-} ]]; then
+    stage_times+=("$(printf '%5d s  %s' $((now - stage_start)) "$stage_name")")
+    echo "   ($stage_name: $((now - stage_start)) s)"
+  fi
+  stage_name=$1
+  stage_start=$now
+  [[ -n $1 ]] && echo "== $1"
+  return 0
+}
+stage "Dependencies"
 bash scripts/install-deps.sh --test
 jobs=${JOBS:-$(nproc)}
 
-echo "== Release build and tests"
+stage "Release build"
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j"$jobs"
+stage "Release tests: unit, end-to-end, conformance"
 ctest --test-dir build --output-on-failure -j"$jobs"
 
-echo "== ASan + UBSan build and tests"
-cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DTFQ_SANITIZE=address,undefined >/dev/null
-cmake --build build-asan -j"$jobs"
+stage "ASan + UBSan build (what the tests run: target tfq_tests)"
+# Debug (assertions on) at -O1 with line tables (-g1): the sanitizers' advice for usable speed, and
+# enough for their stack traces to name file and line; -O0 -g made the tests and links slow.
+sanitizer_flags=(-DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g1" "-DCMAKE_C_FLAGS_DEBUG=-O1 -g1")
+cmake -S . -B build-asan -G Ninja "${sanitizer_flags[@]}" -DTFQ_SANITIZE=address,undefined >/dev/null
+cmake --build build-asan -j"$jobs" --target tfq_tests
+stage "ASan + UBSan tests: unit and end-to-end"
 export ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:strict_string_checks=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 ctest --test-dir build-asan --output-on-failure -j"$jobs" -L "unit|e2e"
 
-echo "== ThreadSanitizer build: the multithreaded parts"
-cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DTFQ_SANITIZE=thread >/dev/null
+stage "ThreadSanitizer build: the multithreaded parts"
+cmake -S . -B build-tsan -G Ninja "${sanitizer_flags[@]}" -DTFQ_SANITIZE=thread >/dev/null
 tsan_targets=(tfq_pipeline_test tfq_convert_test tfq_reshard_test tfq_imageset_test tfq_io_test)
 cmake --build build-tsan -j"$jobs" --target "${tsan_targets[@]}"
+stage "ThreadSanitizer tests"
 # The record pipeline, the CSV converter's worker threads, reshard's writer lanes, the image
 # converter's reader and writer threads, the read-ahead stream and the interrupt-cleanup table.
 # OMP_THREAD_LIMIT=1: gcc's libgomp is not built with TSan, which then cannot see how it starts
@@ -35,5 +57,9 @@ cmake --build build-tsan -j"$jobs" --target "${tsan_targets[@]}"
 # hand-offs to the reader and writer threads are still checked.
 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 OMP_THREAD_LIMIT=1 ctest --test-dir build-tsan --output-on-failure -j"$jobs" -R "^unit\.(pipeline|convert|reshard|imageset|io)$"
 
-echo "== Fuzzing: every libFuzzer target for a short while (scripts/fuzz.sh; TFQ_FUZZ_SECONDS each)"
+stage "Fuzzing: every libFuzzer target for a short while (scripts/fuzz.sh; TFQ_FUZZ_SECONDS each)"
 TFQ_FUZZ_SECONDS=${TFQ_FUZZ_SECONDS:-30} bash scripts/fuzz.sh
+stage ""
+echo "== Time per stage ($(nproc) cores)"
+printf '%s\n' "${stage_times[@]}"
+echo "$(printf '%5d s' $(($(date +%s) - suite_start)))  in all"
