@@ -110,9 +110,9 @@ Result<CsvToRecordsOptions> MakeOptions(const ConvertFlags& flags, const std::st
     }
     o.infer_rows = n;
   }
-  if (flags.threads < 0) return Status::InvalidArgument("--threads must be at least 1");
-  o.threads = flags.threads > 0 ? flags.threads
-                                : UsableCpus();
+  // More threads than CPUs only compete for them (and 100000 would not start): capped, as the
+  // image converter caps them.
+  o.threads = flags.threads > 0 ? std::min(flags.threads, UsableCpus()) : UsableCpus();
   return o;
 }
 

@@ -60,6 +60,18 @@ expect_stderr_contains "is one jsonl file"
 expect_exit 2 "$TFQ" shard w.tfrecord -o s/w --shards 4 --task-index 0 --num-tasks 2
 expect_exit 2 "$TFQ" shuffle w.tfrecord -o s/w --shards 4 --seed 1 --task-index 0 --num-tasks 2
 
+# --- Absurd numbers are usage errors naming the flag; more threads than CPUs are capped.
+for bad in "--shards -1" "--shards 0" "--shards 100000" "--num-tasks 0" "--num-tasks -1" "--task-index -1" "--threads -4"; do
+  # shellcheck disable=SC2086
+  expect_exit 2 "$TFQ" convert w.csv -o r/w $bad
+  expect_stderr_contains "tfq: error: ${bad%% *}"
+done
+for src in w.csv w.jsonl; do
+  expect_exit 0 "$TFQ" convert "$src" -o r/w.tfrecord --threads 100000 -q
+  cmp -s r/w.tfrecord w.tfrecord || fail "$src with --threads 100000 wrote other records"
+done
+[[ -z $(ls -A r | grep -v '^w.tfrecord$') ]] || fail "left in r/: $(ls -A r)"
+
 # --- What tfq wrote reads back with the obvious glob (the manifest beside shards is not a shard).
 mkdir -p wrote && cp one/* wrote/ && echo '{"shards": []}' > wrote/w.manifest.json
 echo '{}' > wrote/w.manifest-00000-of-00002.json
