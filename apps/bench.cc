@@ -10,13 +10,13 @@
 #include <optional>
 
 #include "app_common.h"
-#include "common/json_output.h"
 #include "bench/bench.h"
 #include "bench/compare.h"
 #include "bench/machine.h"
 #include "bench/workload.h"
 #include "commands.h"
 #include "common/byte_size.h"
+#include "common/json_output.h"
 #include "io/file_streams.h"
 #include "io/glob.h"
 

@@ -7,10 +7,10 @@
 #include <chrono>
 #include <cstdio>
 
-#include "common/json_output.h"
 #include "app_common.h"
-#include "common/byte_size.h"
 #include "commands.h"
+#include "common/byte_size.h"
+#include "common/json_output.h"
 #include "io/glob.h"
 #include "progress.h"
 

@@ -5,12 +5,12 @@
 
 #include <cstdio>
 
+#include "commands.h"
 #include "common/json_output.h"
 #include "example/example_view.h"
-#include "progress.h"
 #include "example/json_forms.h"
 #include "io/file_streams.h"
-#include "commands.h"
+#include "progress.h"
 
 namespace tfq::app {
 namespace {

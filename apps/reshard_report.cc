@@ -7,8 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "common/json_output.h"
 #include "common/byte_size.h"
+#include "common/json_output.h"
 
 namespace tfq::app {
 

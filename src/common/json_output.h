@@ -1,7 +1,7 @@
 // The one rule for JSON that tfq prints or writes: strings that are not valid UTF-8 (feature keys,
 // paths, CSV headers all come from user data) have each bad byte replaced by U+FFFD, so the
 // output is always valid JSON and nlohmann's writer never throws. Hand-written JSON writers
-// (example/json_text.h) follow the same rule.
+// (common/json_text.h) follow the same rule.
 #ifndef TFQ_COMMON_JSON_OUTPUT_H_
 #define TFQ_COMMON_JSON_OUTPUT_H_
 

@@ -5,65 +5,13 @@
 #include <unordered_map>
 #include <utility>
 
+#include "common/base64.h"
+#include "common/json_text.h"
 #include "example/example_view.h"
 #include "example/json_forms.h"
 
 namespace tfq {
 namespace {
-
-// Well-formed UTF-8 (RFC 3629): no overlong forms, no surrogates, at most U+10FFFF.
-bool IsUtf8(std::string_view s) {
-  size_t i = 0;
-  while (i < s.size()) {
-    const auto c = static_cast<uint8_t>(s[i]);
-    if (c < 0x80) {
-      ++i;
-      continue;
-    }
-    size_t n;
-    uint32_t cp;
-    if (c >= 0xc2 && c <= 0xdf) {
-      n = 1, cp = c & 0x1f;
-    } else if (c >= 0xe0 && c <= 0xef) {
-      n = 2, cp = c & 0x0f;
-    } else if (c >= 0xf0 && c <= 0xf4) {
-      n = 3, cp = c & 0x07;
-    } else {
-      return false;
-    }
-    if (s.size() - i <= n) return false;
-    for (size_t k = 1; k <= n; ++k) {
-      const auto b = static_cast<uint8_t>(s[i + k]);
-      if ((b & 0xc0) != 0x80) return false;
-      cp = (cp << 6) | (b & 0x3f);
-    }
-    if ((n == 2 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-        (n == 3 && (cp < 0x10000 || cp > 0x10ffff))) {
-      return false;
-    }
-    i += n + 1;
-  }
-  return true;
-}
-
-void AppendBase64(std::string_view bytes, std::string* out) {
-  static constexpr char kAlphabet[] =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  size_t i = 0;
-  for (; i + 3 <= bytes.size(); i += 3) {
-    const uint32_t v = (static_cast<uint8_t>(bytes[i]) << 16) |
-                       (static_cast<uint8_t>(bytes[i + 1]) << 8) | static_cast<uint8_t>(bytes[i + 2]);
-    for (int shift : {18, 12, 6, 0}) out->push_back(kAlphabet[(v >> shift) & 63]);
-  }
-  const size_t rest = bytes.size() - i;
-  if (rest == 0) return;
-  uint32_t v = static_cast<uint32_t>(static_cast<uint8_t>(bytes[i])) << 16;
-  if (rest == 2) v |= static_cast<uint32_t>(static_cast<uint8_t>(bytes[i + 1])) << 8;
-  out->push_back(kAlphabet[(v >> 18) & 63]);
-  out->push_back(kAlphabet[(v >> 12) & 63]);
-  out->push_back(rest == 2 ? kAlphabet[(v >> 6) & 63] : '=');
-  out->push_back('=');
-}
 
 class CsvWriter {
  public:
@@ -117,7 +65,7 @@ class CsvWriter {
           if (i > 0) text->push_back(sep);
           if (options_.bytes == CsvBytesFormat::kBase64) {
             AppendBase64(v, text);
-          } else if (IsUtf8(v)) {
+          } else if (IsValidUtf8(v)) {
             if (bytes_.size() > 1 && v.find(sep) != std::string_view::npos) {
               return Status::InvalidData(std::string("value ") + std::to_string(i) +
                                          " of the list holds the list separator '" + sep +

@@ -6,8 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "csv/schema.h"
 #include "common/json_output.h"
+#include "csv/schema.h"
 #include "csv/values.h"
 
 namespace tfq::csv {

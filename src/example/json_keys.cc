@@ -2,8 +2,8 @@
 #include <string>
 #include <unordered_map>
 
+#include "common/json_text.h"
 #include "example/json_forms.h"
-#include "example/json_text.h"
 
 namespace tfq {
 namespace {
@@ -30,12 +30,12 @@ std::string EscapedBytes(std::string_view key) {
 template <typename Entries>
 Status CheckKeys(const Entries& entries, const char* what) {
   bool all_valid = true;
-  for (const auto& e : entries) all_valid = all_valid && internal::IsValidUtf8(e.key);
+  for (const auto& e : entries) all_valid = all_valid && IsValidUtf8(e.key);
   if (all_valid) return Status::OK();  // distinct on the wire, so distinct as JSON
   std::unordered_map<std::string, std::string_view> printed;
   for (const auto& e : entries) {
     std::string json;
-    internal::AppendJsonString(e.key, &json);
+    AppendJsonString(e.key, &json);
     auto [it, inserted] = printed.emplace(json, e.key);
     if (inserted) continue;
     return Status::InvalidData(std::string(what) + " keys " + EscapedBytes(it->second) + " and " +

@@ -6,10 +6,10 @@
 #include <limits>
 #include <string_view>
 
-#include "example/base64.h"
+#include "common/base64.h"
 #include "common/json_output.h"
+#include "common/json_text.h"
 #include "example/json_read_internal.h"
-#include "example/json_text.h"
 
 namespace tfq::internal {
 

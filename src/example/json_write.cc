@@ -5,9 +5,9 @@
 #include <cmath>
 #include <string>
 
-#include "example/base64.h"
+#include "common/base64.h"
+#include "common/json_text.h"
 #include "example/json_forms.h"
-#include "example/json_text.h"
 
 namespace tfq {
 
@@ -20,7 +20,6 @@ Result<JsonForm> ParseJsonForm(std::string_view name) {
 
 namespace {
 
-using internal::AppendJsonString;
 
 void AppendInt64(int64_t v, std::string* out) {
   char buf[24];
@@ -56,12 +55,12 @@ bool AppendElements(const FeatureView& f, JsonForm form, std::string* out) {
     case FeatureKind::kBytes:
       return AppendValues([&](auto fn) { return f.ForEachBytes(fn); },
                           [proto](std::string_view v, std::string* o) {
-                            if (!proto && internal::IsValidUtf8(v)) {
+                            if (!proto && IsValidUtf8(v)) {
                               AppendJsonString(v, o);
                               return;
                             }
                             o->append(proto ? "\"" : "{\"base64\":\"");
-                            internal::AppendBase64(v, o);
+                            AppendBase64(v, o);
                             o->append(proto ? "\"" : "\"}");
                           },
                           out);

@@ -7,8 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "convert/line_reader.h"
 #include "common/json_output.h"
+#include "convert/line_reader.h"
 #include "csv/chunker.h"
 #include "csv/parser.h"
 #include "imageset/dataset.h"

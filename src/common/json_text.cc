@@ -1,8 +1,8 @@
-#include "example/json_text.h"
+#include "common/json_text.h"
 
 #include <cstdint>
 
-namespace tfq::internal {
+namespace tfq {
 namespace {
 
 // Length of the well-formed UTF-8 sequence starting at s[i], or 0 if there is none
@@ -87,4 +87,4 @@ void AppendJsonString(std::string_view s, std::string* out) {
   out->push_back('"');
 }
 
-}  // namespace tfq::internal
+}  // namespace tfq

@@ -1,11 +1,11 @@
-// Base64 (RFC 4648) for bytes in the JSON forms. Internal to src/example.
-#ifndef TFQ_EXAMPLE_BASE64_H_
-#define TFQ_EXAMPLE_BASE64_H_
+// Base64 (RFC 4648): bytes in the JSON forms and in CSV exports.
+#ifndef TFQ_COMMON_BASE64_H_
+#define TFQ_COMMON_BASE64_H_
 
 #include <string>
 #include <string_view>
 
-namespace tfq::internal {
+namespace tfq {
 
 // Appends the standard-alphabet, padded encoding (what protobuf's JSON printers write).
 void AppendBase64(std::string_view bytes, std::string* out);
@@ -15,6 +15,6 @@ void AppendBase64(std::string_view bytes, std::string* out);
 // *out unspecified) on any other character or an impossible length.
 bool DecodeBase64(std::string_view text, std::string* out);
 
-}  // namespace tfq::internal
+}  // namespace tfq
 
-#endif  // TFQ_EXAMPLE_BASE64_H_
+#endif  // TFQ_COMMON_BASE64_H_

@@ -1,12 +1,12 @@
-// Writing JSON text directly (no DOM): string literals and UTF-8 validation. Internal to
-// src/example; used by json_write.cc.
-#ifndef TFQ_EXAMPLE_JSON_TEXT_H_
-#define TFQ_EXAMPLE_JSON_TEXT_H_
+// Writing JSON text directly (no DOM): string literals and UTF-8 validation, for the hand-written
+// JSON writers (example/json_write.cc); the same rule as common/json_output.h.
+#ifndef TFQ_COMMON_JSON_TEXT_H_
+#define TFQ_COMMON_JSON_TEXT_H_
 
 #include <string>
 #include <string_view>
 
-namespace tfq::internal {
+namespace tfq {
 
 // Whether `s` is well-formed UTF-8 (RFC 3629: no overlong forms, no surrogates, at most
 // U+10FFFF) — exactly what a JSON parser such as nlohmann's accepts inside a string.
@@ -17,6 +17,6 @@ bool IsValidUtf8(std::string_view s);
 // feature keys can contain them; the writers print bytes values that are not UTF-8 as base64).
 void AppendJsonString(std::string_view s, std::string* out);
 
-}  // namespace tfq::internal
+}  // namespace tfq
 
-#endif  // TFQ_EXAMPLE_JSON_TEXT_H_
+#endif  // TFQ_COMMON_JSON_TEXT_H_

@@ -1,9 +1,9 @@
-#include "example/base64.h"
+#include "common/base64.h"
 
 #include <array>
 #include <cstdint>
 
-namespace tfq::internal {
+namespace tfq {
 namespace {
 
 constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -64,4 +64,4 @@ bool DecodeBase64(std::string_view text, std::string* out) {
   return true;
 }
 
-}  // namespace tfq::internal
+}  // namespace tfq
