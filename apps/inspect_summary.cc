@@ -86,26 +86,17 @@ int RunInspectSummary(const InspectOptions& opts, const std::vector<std::string>
     ++parsed;
     return Status::OK();
   };
-  uint64_t problems_reported = 0;
-  auto problem = [&](const Status& s) {
-    if (s.code() != StatusCode::kCorruption && s.code() != StatusCode::kInvalidData) {
-      ReportError(s);  // the file could not be read at all
-      return;
-    }
-    // A file of non-Example payloads would print one line per record: show a few, then count.
-    if (++problems_reported <= 10) PrintWarning(s.message());
-  };
+  ProblemLog problems(opts.max_errors);
   std::vector<inspect::FileReport> reports;
   int exit_code = kExitOk;
   for (const auto& path : paths) {
-    reports.push_back(inspect::ScanFile(path, scan, add, problem));
-    const auto& r = reports.back();
-    if (!r.clean()) exit_code = std::max(exit_code, r.status.ok() ? kExitBadData : ExitCodeFor(r.status));
+    reports.push_back(inspect::ScanFile(path, scan, add, problems.callback()));
+    exit_code = std::max(exit_code, ExitCodeOf(reports.back()));
   }
-  if (problems_reported > 10) {
-    PrintWarning(std::to_string(problems_reported) + " problems in all (first 10 shown)" +
-                 (parsed == 0 && !opts.raw ? "; if the payloads are not tf.train.Example, use --raw"
-                                           : ""));
+  problems.Finish();
+  if (problems.data_problems() > 0 && parsed == 0 && !opts.raw) {
+    PrintWarning("no record parsed; if the payloads are not tf.train.Example, use --raw "
+                 "(or --records --format raw to see them)");
   }
   // Nothing was read at all (every input missing or unreadable): the errors say it all.
   if (std::all_of(reports.begin(), reports.end(), [](const auto& r) {

@@ -20,6 +20,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "common/status.h"
@@ -98,6 +99,10 @@ class RecordReader {
   }
 
   const SkipReport& skipped() const { return skipped_; }
+  // Moves out the messages of skipped().messages noted since the last call, so that a caller
+  // reporting problems as they happen sees every one: the cap of SkipReport::kMaxMessages
+  // applies only to messages not taken. The counts in skipped() are not affected.
+  std::vector<std::string> TakeSkipMessages() { return std::exchange(skipped_.messages, {}); }
   const InputStream& stream() const { return *stream_; }
   const std::string& name() const { return stream_->name(); }
 

@@ -30,6 +30,8 @@ expect_stderr_contains "nothing-*-of-*"
 # --verify: OK on good data.
 expect_exit 0 "$TFQ" inspect --verify "$WORK/flowers.tfrecord" "$WORK/flowers.tfrecord.gz"
 expect_stdout_contains "OK: 120 records in 2 files"
+expect_exit 0 "$TFQ" inspect --verify "$WORK/flowers.tfrecord"
+expect_stdout "OK: 60 records in 1 file, every CRC verified"
 
 # Summary: text and JSON.
 expect_exit 0 "$TFQ" inspect "$WORK/flowers.tfrecord"
@@ -79,6 +81,62 @@ expect_stderr_contains "record skipped"
 expect_exit 0 "$TFQ" inspect --count "$WORK/bad.tfrecord"
 expect_stdout "60"
 
+# --verify reports every damaged record of every file, one line each, and counts them.
+# Offsets of the records of flowers.tfrecord, from its framing.
+offsets=($(/usr/bin/python3 - "$WORK/flowers.tfrecord" <<'PY'
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+off = 0
+while off < len(d):
+    print(off)
+    off += struct.unpack("<Q", d[off:off + 8])[0] + 16
+PY
+))
+cp "$WORK/flowers.tfrecord" "$WORK/bad3.tfrecord"
+for i in 0 2 6; do flip_byte "$WORK/bad3.tfrecord" $(( ${offsets[$i]} + 20 )); done
+expect_exit 3 "$TFQ" inspect --verify "$WORK/bad3.tfrecord" "$WORK/flowers.tfrecord"
+expect_stdout ""
+for i in 0 2 6; do
+  expect_stderr_contains "tfq: error: $WORK/bad3.tfrecord: record $i (byte ${offsets[$i]}): data CRC mismatch"
+done
+expect_stderr_contains "FAILED: 3 damaged records in 1 of 2 files (117 good records read)"
+expect_stderr_contains "  $WORK/bad3.tfrecord: 3 damaged records, 57 good records"
+checks=$((checks + 1)); [[ $(grep -c "data CRC mismatch" "$WORK/err") == 3 ]] || fail "--verify listed $(grep -c "data CRC mismatch" "$WORK/err") damaged records, not 3"
+# The next files are read too, and the cap on lines says what it left out.
+expect_exit 3 "$TFQ" inspect --verify --max-errors 1 "$WORK/bad3.tfrecord" "$WORK/bad.tfrecord"
+checks=$((checks + 1)); [[ $(grep -c "data CRC mismatch" "$WORK/err") == 1 ]] || fail "--max-errors 1 listed $(grep -c "data CRC mismatch" "$WORK/err")"
+expect_stderr_contains "tfq: error: 3 more problems not listed (4 in all; --max-errors sets how many are)"
+expect_stderr_contains "FAILED: 4 damaged records in 2 of 2 files (116 good records read)"
+expect_exit 3 "$TFQ" inspect --verify --json "$WORK/bad3.tfrecord" "$WORK/flowers.tfrecord"
+/usr/bin/python3 - "$WORK/out" <<'PY' || fail "--verify --json damaged counts"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["ok"] is False and d["damaged_records"] == 3 and d["records"] == 117, d
+assert [f["damaged_records"] for f in d["per_file"]] == [3, 0], d["per_file"]
+assert d["per_file"][0]["rest_unread"] is False
+PY
+# A damaged header hides the rest of the file unless --resync: the file's lines say so.
+cp "$WORK/flowers.tfrecord" "$WORK/hdr.tfrecord"
+flip_byte "$WORK/hdr.tfrecord" $(( ${offsets[2]} + 9 ))   # the length's CRC
+expect_exit 3 "$TFQ" inspect --verify "$WORK/hdr.tfrecord"
+expect_stderr_contains "tfq: error: $WORK/hdr.tfrecord: record 2 (byte ${offsets[2]}): length CRC mismatch"
+expect_stderr_contains "the rest of the file was not read (--resync scans on for the next valid record)"
+expect_stderr_contains "FAILED: 1 damaged record in 1 file (2 good records read)"
+expect_stderr_contains "$WORK/hdr.tfrecord: 1 damaged record, 2 good records; a damaged header ended the reading: the rest of the file was not read (--resync scans on)"
+expect_exit 3 "$TFQ" inspect --verify --json "$WORK/hdr.tfrecord"
+expect_stdout_contains '"rest_unread":true'
+# --count --resync passes the damaged header like --verify --resync: reported, counted, exit 3.
+skipped_bytes=$(( ${offsets[3]} - ${offsets[2]} ))
+expect_exit 3 "$TFQ" inspect --count --resync "$WORK/hdr.tfrecord"
+expect_stdout "59"
+expect_stderr_contains "tfq: error: $WORK/hdr.tfrecord: record 2 (byte ${offsets[2]}): bad record header; skipped $skipped_bytes bytes to the next valid record at byte ${offsets[3]}"
+expect_exit 3 "$TFQ" inspect --count --resync --json "$WORK/hdr.tfrecord"
+expect_stdout_contains "\"resync_bytes\":$skipped_bytes"
+expect_stdout_contains '"damaged_records":1'
+expect_exit 3 "$TFQ" inspect --verify --resync "$WORK/hdr.tfrecord"
+expect_stderr_contains "bad record header; skipped $skipped_bytes bytes"
+expect_stderr_contains "$skipped_bytes bytes skipped by --resync"
+
 # Truncation: a cut file is exit 3, never a silent clean end.
 head -c -5 "$WORK/flowers.tfrecord" > "$WORK/cut.tfrecord"
 expect_exit 3 "$TFQ" inspect --count "$WORK/cut.tfrecord"
@@ -124,6 +182,19 @@ expect_exit 2 "$TFQ" inspect --bogus-flag "$WORK/flowers.tfrecord"
 expect_exit 2 "$TFQ" inspect -c brotli "$WORK/flowers.tfrecord"
 expect_exit 1 "$TFQ" inspect --count "$WORK/missing.tfrecord"
 expect_stderr_contains "missing.tfrecord"
+expect_stdout ""   # n=$(tfq inspect --count f) must not read 0
+expect_exit 1 "$TFQ" inspect --count "$WORK/flowers.tfrecord" "$WORK/missing.tfrecord"
+expect_stdout ""
+expect_exit 1 "$TFQ" inspect --count --json "$WORK/missing.tfrecord" "$WORK/flowers.tfrecord"
+/usr/bin/python3 - "$WORK/out" <<'PY' || fail "--count --json with a missing file"
+import json, sys
+d = json.load(open(sys.argv[1]))
+missing, read = d["files"]
+assert "records" not in missing and "No such file" in missing["error"], missing
+assert read["records"] == 60 and d["records"] == 60, d
+PY
+expect_exit 1 "$TFQ" inspect --json "$WORK/missing.tfrecord" "$WORK/flowers.tfrecord"
+expect_stdout_contains '{"error":"'"$WORK"'/missing.tfrecord: No such file or directory","path":"'"$WORK"'/missing.tfrecord"}'
 expect_exit 1 "$TFQ" inspect "$WORK/missing.tfrecord"   # no empty summary, just the error
 expect_stderr_contains "missing.tfrecord: No such file or directory"
 expect_stdout ""
