@@ -5,8 +5,10 @@
 #include <cstdio>
 
 #include "common/json_output.h"
+#include "example/base64.h"
 #include "example/example_view.h"
 #include "example/json_forms.h"
+#include "inspect/payload.h"
 #include "io/file_streams.h"
 #include "commands.h"
 
@@ -79,11 +81,12 @@ int RunVerify(const InspectOptions& opts, const std::vector<std::string>& paths,
   if (scan.reader.on_corruption == tfrecord::CorruptionPolicy::kFail) {
     scan.reader.on_corruption = tfrecord::CorruptionPolicy::kSkipDataCrc;
   }
-  ExampleView example;
-  SequenceExampleView sequence;
-  auto parse = [&](std::string_view record, const tfrecord::RecordReader&) -> Status {
+  inspect::PayloadParser parser(opts.sequence);
+  auto parse = [&](std::string_view record, const tfrecord::RecordReader& reader) -> Status {
     if (opts.raw) return Status::OK();
-    return opts.sequence ? sequence.Parse(record) : example.Parse(record);
+    Status s = parser.Parse(record);
+    if (parser.found_sequence()) NoteSequenceFound(reader);
+    return s;
   };
   ProblemLog problems(opts.max_errors);
   std::vector<inspect::FileReport> reports;
@@ -126,23 +129,28 @@ int RunVerify(const InspectOptions& opts, const std::vector<std::string>& paths,
 // --records: one JSON line per record on stdout.
 int RunRecords(const InspectOptions& opts, const std::vector<std::string>& paths,
                const inspect::ScanOptions& scan) {
-  Result<JsonForm> form = ParseJsonForm(opts.format);
-  if (!form.ok()) return ReportError(form.status());
+  // raw: the payload as base64, whatever it is; otherwise one of the JSON forms.
+  const bool raw = opts.format == "raw";
+  Result<JsonForm> form = raw ? JsonForm::kFlat : ParseJsonForm(opts.format);
+  if (!form.ok()) return ReportError(form.status().WithPrefix("--format (or raw)"));
   StdoutBuffer out;
-  ExampleView example;
-  SequenceExampleView sequence;
+  inspect::PayloadParser parser(opts.sequence);
   uint64_t seen = 0, printed = 0;
   const uint64_t head = opts.head;
-  Status stop;  // set once --head is satisfied: ends the scan early
-  auto emit = [&](std::string_view record, const tfrecord::RecordReader&) -> Status {
+  auto emit = [&](std::string_view record, const tfrecord::RecordReader& reader) -> Status {
     if (seen++ < opts.skip) return Status::OK();
     if (head && printed >= head) return Status::Cancelled("head reached");
-    if (opts.sequence) {
-      TFQ_RETURN_IF_ERROR(sequence.Parse(record));
-      AppendSequenceExampleJson(sequence, form.value(), &out.buffer());
+    if (raw) {
+      internal::AppendBase64(record, &out.buffer());
     } else {
-      TFQ_RETURN_IF_ERROR(example.Parse(record));
-      AppendExampleJson(example, form.value(), &out.buffer());
+      Status s = parser.Parse(record);
+      if (parser.found_sequence()) NoteSequenceFound(reader);
+      TFQ_RETURN_IF_ERROR(s);
+      if (parser.sequence()) {
+        AppendSequenceExampleJson(parser.sequence_example(), form.value(), &out.buffer());
+      } else {
+        AppendExampleJson(parser.example(), form.value(), &out.buffer());
+      }
     }
     out.buffer() += '\n';
     ++printed;
@@ -219,6 +227,13 @@ int RunInspect(const InspectOptions& opts) {
 
 }  // namespace
 
+void NoteSequenceFound(const tfrecord::RecordReader& reader) {
+  PrintWarning(reader.name() + ": record " + std::to_string(reader.record_index()) + " (byte " +
+               std::to_string(reader.record_offset()) +
+               ") is a tf.train.SequenceExample (it has feature_lists): reading the records as "
+               "SequenceExamples from here on (--sequence says so from the start)");
+}
+
 void ProblemLog::operator()(const Status& problem) {
   if (!IsDataProblem(problem)) {
     ReportError(problem);  // a file that cannot be read: always said
@@ -256,9 +271,11 @@ void SetupInspectCommand(CLI::App& app, int* exit_code) {
   cmd->add_flag("--stats", opts->stats, "per-feature statistics as JSON");
   cmd->add_flag("--index", opts->index, "print the DALI/tfrecord2idx index (offset size) of one file");
   cmd->add_flag("--index-beside", opts->index_beside, "write FILE.idx beside each input");
-  cmd->add_flag("--sequence", opts->sequence, "records are tf.train.SequenceExample");
+  cmd->add_flag("--sequence", opts->sequence,
+                "records are tf.train.SequenceExample (found anyway from the first with feature_lists)");
   cmd->add_flag("--raw", opts->raw, "records are not Examples: check the framing only (--verify)");
-  cmd->add_option("--format", opts->format, "JSON form for --records: proto-json|flat")
+  cmd->add_option("--format", opts->format,
+                  "--records: proto-json|flat (JSON forms) or raw (each payload as one base64 line)")
       ->capture_default_str();
   cmd->add_option("--head", opts->head, "--records: print at most N records");
   cmd->add_option("--skip", opts->skip, "--records: skip the first N records");

@@ -49,6 +49,10 @@ class ProblemLog {
 // 0 for a clean file, else the exit code its problem calls for (3 for damaged data).
 int ExitCodeOf(const inspect::FileReport& report);
 
+// Says once on stderr that records are read as SequenceExamples from the reader's last record on
+// (inspect::PayloadParser found feature_lists without --sequence).
+void NoteSequenceFound(const tfrecord::RecordReader& reader);
+
 // "1 record", "2 records".
 std::string CountOf(uint64_t n, std::string_view noun);
 

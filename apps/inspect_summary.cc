@@ -8,6 +8,7 @@
 #include "example/example_view.h"
 #include "inspect.h"
 #include "inspect/feature_stats.h"
+#include "inspect/payload.h"
 #include "inspect/schema.h"
 
 namespace tfq::app {
@@ -71,17 +72,18 @@ int RunInspectSummary(const InspectOptions& opts, const std::vector<std::string>
   inspect::StatsOptions stats_options;
   stats_options.top_k = opts.top_k;
   inspect::StatsBuilder stats(stats_options);
-  ExampleView example;
-  SequenceExampleView sequence;
+  inspect::PayloadParser parser(opts.sequence);
   uint64_t parsed = 0;
-  auto add = [&](std::string_view record, const tfrecord::RecordReader&) -> Status {
+  auto add = [&](std::string_view record, const tfrecord::RecordReader& reader) -> Status {
     if (opts.raw) return Status::OK();
-    if (opts.sequence) {
-      TFQ_RETURN_IF_ERROR(sequence.Parse(record));
+    Status s = parser.Parse(record);
+    if (parser.found_sequence()) NoteSequenceFound(reader);
+    TFQ_RETURN_IF_ERROR(s);
+    if (parser.sequence()) {
+      const SequenceExampleView& sequence = parser.sequence_example();
       opts.stats ? stats.AddSequenceExample(sequence) : schema.AddSequenceExample(sequence);
     } else {
-      TFQ_RETURN_IF_ERROR(example.Parse(record));
-      opts.stats ? stats.AddExample(example) : schema.AddExample(example);
+      opts.stats ? stats.AddExample(parser.example()) : schema.AddExample(parser.example());
     }
     ++parsed;
     return Status::OK();
@@ -116,12 +118,12 @@ int RunInspectSummary(const InspectOptions& opts, const std::vector<std::string>
     nlohmann::json files = nlohmann::json::array();
     for (const auto& r : reports) files.push_back(r.ToJson());
     out["per_file"] = files;
-    out["message"] = opts.raw ? "raw" : opts.sequence ? "SequenceExample" : "Example";
+    out["message"] = opts.raw ? "raw" : parser.sequence() ? "SequenceExample" : "Example";
     out["parsed_records"] = parsed;
-    out["schema"] = schema.ToJson(opts.sequence);
+    out["schema"] = schema.ToJson(parser.sequence());
     std::printf("%s\n", ToJsonText(out).c_str());
   } else {
-    PrintText(reports, totals, schema, opts.sequence, parsed);
+    PrintText(reports, totals, schema, parser.sequence(), parsed);
   }
   return exit_code;
 }

@@ -1,4 +1,4 @@
-// Base64 (RFC 4648) for bytes in the JSON forms. Internal to src/example.
+// Base64 (RFC 4648) for bytes in the JSON forms, and for `tfq inspect --records --format raw`.
 #ifndef TFQ_EXAMPLE_BASE64_H_
 #define TFQ_EXAMPLE_BASE64_H_
 

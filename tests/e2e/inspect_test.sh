@@ -61,6 +61,51 @@ checks=$((checks + 1)); cmp -s "$WORK/flowers.tfrecord" "$WORK/again.tfrecord" |
 expect_exit 0 "$TFQ" inspect --records --format flat --head 1 "$WORK/flowers.tfrecord"
 expect_stdout_contains '"species":["setosa"]'
 
+# A SequenceExample file read without --sequence: found from its feature_lists, said once, read right.
+printf '%s\n' '{"context":{"id":[1]},"feature_lists":{"tok":[[1,2],[3]]}}' \
+               '{"context":{"id":[2]},"feature_lists":{"tok":[[4]]}}' > "$WORK/seq.jsonl"
+expect_exit 0 "$TFQ" convert "$WORK/seq.jsonl" --sequence -o "$WORK/seq.tfrecord" --quiet
+expect_exit 0 "$TFQ" inspect --records --format flat "$WORK/seq.tfrecord"
+expect_stdout '{"context":{"id":[1]},"feature_lists":{"tok":[[1,2],[3]]}}
+{"context":{"id":[2]},"feature_lists":{"tok":[[4]]}}'
+expect_stderr_contains "tfq: warning: $WORK/seq.tfrecord: record 0 (byte 0) is a tf.train.SequenceExample (it has feature_lists): reading the records as SequenceExamples from here on"
+checks=$((checks + 1)); [[ $(wc -l < "$WORK/err") == 1 ]] || fail "the SequenceExample note was not said once: $(cat "$WORK/err")"
+expect_exit 0 "$TFQ" inspect --json "$WORK/seq.tfrecord"
+/usr/bin/python3 - "$WORK/out" <<'PY' || fail "summary of a SequenceExample file without --sequence"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["message"] == "SequenceExample" and d["parsed_records"] == 2, d
+assert d["schema"]["feature_lists"]["tok"]["steps_total"] == 3, d["schema"]
+assert d["schema"]["context"]["id"]["present_in"] == 2, d["schema"]
+PY
+expect_exit 0 "$TFQ" inspect --stats --json "$WORK/seq.tfrecord"
+expect_stdout_contains '"feature_lists":{"tok":'
+expect_exit 0 "$TFQ" inspect --verify "$WORK/seq.tfrecord"
+
+# Payloads that are not Examples, though their bytes parse as unknown fields: invalid data (exit 3)
+# named by record and offset, never an empty {} and exit 0. --format raw prints any payload.
+/usr/bin/python3 - "$WORK/other.tfrecord" <<'PY'
+import importlib.util, os, sys
+spec = importlib.util.spec_from_file_location("gen", os.environ["TFQ_SOURCE_DIR"] + "/tests/e2e/hostile_gen.py")
+gen = importlib.util.module_from_spec(spec); spec.loader.exec_module(gen)
+with open(sys.argv[1], "wb") as f:
+    f.write(gen.record(b"\x18\x01\x22\x03abc") + gen.record(b"") + gen.record(b"\x10\x07"))
+PY
+for mode in --records --stats "" --verify; do
+  expect_exit 3 "$TFQ" inspect $mode "$WORK/other.tfrecord"
+  expect_stderr_contains "tfq: error: $WORK/other.tfrecord: record 0 (byte 0): not a tf.train.Example or SequenceExample"
+  expect_stderr_contains "tfq: error: $WORK/other.tfrecord: record 2 (byte 39): not a tf.train.Example or SequenceExample"
+done
+expect_exit 3 "$TFQ" inspect --records "$WORK/other.tfrecord"
+expect_stdout "{}"   # the empty record is an empty Example
+expect_exit 0 "$TFQ" inspect --records --format raw "$WORK/other.tfrecord"
+expect_stdout "GAEiA2FiYw==
+
+EAc="
+expect_exit 0 "$TFQ" inspect --records --format raw --skip 2 "$WORK/flowers.tfrecord"
+checks=$((checks + 1)); [[ $(wc -l < "$WORK/out") == 58 ]] || fail "--format raw printed $(wc -l < "$WORK/out") lines"
+expect_exit 2 "$TFQ" inspect --records --format yaml "$WORK/flowers.tfrecord"
+
 # A closed pipe ends quietly.
 run sh -c "\"$TFQ\" inspect --records \"$WORK/flowers.tfrecord\" \"$WORK/flowers.tfrecord\" | head -n 1"
 expect_stderr_empty
