@@ -96,7 +96,9 @@ int RunInspectSummary(const InspectOptions& opts, const std::vector<std::string>
     exit_code = std::max(exit_code, ExitCodeOf(reports.back()));
   }
   problems.Finish();
-  if (problems.data_problems() > 0 && parsed == 0 && !opts.raw) {
+  const bool any_record = std::any_of(reports.begin(), reports.end(),
+                                      [](const auto& r) { return r.records > 0; });
+  if (problems.data_problems() > 0 && any_record && parsed == 0 && !opts.raw) {
     PrintWarning("no record parsed; if the payloads are not tf.train.Example, use --raw "
                  "(or --records --format raw to see them)");
   }

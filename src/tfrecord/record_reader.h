@@ -29,6 +29,8 @@
 
 namespace tfq::tfrecord {
 
+class CrcCheckpoints;
+
 enum class CorruptionPolicy {
   kFail,          // the first problem ends reading with an error
   kSkipDataCrc,   // drop records whose data CRC fails (the framing is intact) and go on
@@ -114,7 +116,7 @@ class RecordReader {
   // Scans forward from `offset` + 1 for a verifying record; false at end of stream or error.
   bool Resync(uint64_t offset);
   // Whether a complete record with a verifying data CRC starts at the stream's position.
-  Status RecordVerifiesHere(bool* verifies);
+  Status RecordVerifiesHere(CrcCheckpoints* checkpoints, bool* verifies);
   std::string Where(uint64_t offset) const;
 
   std::unique_ptr<InputStream> stream_;
