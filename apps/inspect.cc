@@ -281,6 +281,11 @@ void SetupInspectCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--skip", opts->skip, "--records: skip the first N records");
   cmd->add_option("--top-k", opts->top_k, "--stats: most frequent strings per feature")
       ->capture_default_str();
+  cmd->add_option("--max-features", opts->max_features,
+                  "summary and --stats: track at most N feature names; later ones are pooled "
+                  "(docs/limits.md)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
   cmd->add_option("--max-errors", opts->max_errors,
                   "print at most N problem lines (damaged records); the rest are counted")
       ->capture_default_str();

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "app_common.h"
+#include "inspect/capped_map.h"
 #include "inspect/scan.h"
 
 namespace tfq::app {
@@ -27,6 +28,7 @@ struct InspectOptions {
   uint64_t skip = 0;
   size_t top_k = 10;
   uint64_t max_errors = 100;  // problem lines printed per run; the rest are counted
+  size_t max_features = inspect::kDefaultMaxFeatures;  // summary/--stats: names tracked (limits.md)
 };
 
 // Prints each problem of a scan as "tfq: error: ..." on stderr, up to --max-errors lines of

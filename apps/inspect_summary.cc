@@ -22,6 +22,16 @@ void PrintSchemaRow(const std::string& name, const inspect::FeatureSchema& s, co
               static_cast<unsigned long long>(s.max_count), extra);
 }
 
+// Names beyond --max-features share one row, and a line says so.
+template <typename Map>
+void PrintOverCapRow(const Map& map, const inspect::FeatureSchema& pooled, const char* extra) {
+  if (!map.reached()) return;
+  PrintSchemaRow("(other names)", pooled, extra);
+  std::printf("  more than %zu names (--max-features): %llu occurrences of later names are pooled "
+              "in (other names)\n",
+              map.max_names(), static_cast<unsigned long long>(map.other_occurrences()));
+}
+
 void PrintText(const std::vector<inspect::FileReport>& reports, const nlohmann::json& totals,
                const inspect::SchemaBuilder& schema, bool sequence, uint64_t parsed) {
   std::map<std::string, int> compressions;
@@ -50,6 +60,7 @@ void PrintText(const std::vector<inspect::FileReport>& reports, const nlohmann::
   std::printf("\n%s\n", sequence ? "context features" : "features");
   std::printf(header, "name", "kind", "present", "min", "avg", "max");
   for (const auto& [name, s] : schema.features()) PrintSchemaRow(name, s, "");
+  PrintOverCapRow(schema.capped_features(), schema.capped_features().other(), "");
   if (sequence) {
     std::printf("\nfeature lists (values per step; steps per record in brackets)\n");
     std::printf(header, "name", "kind", "steps", "min", "avg", "max");
@@ -61,6 +72,7 @@ void PrintText(const std::vector<inspect::FileReport>& reports, const nlohmann::
                     static_cast<unsigned long long>(s.present_in));
       PrintSchemaRow(name, s.steps, steps);
     }
+    PrintOverCapRow(schema.capped_feature_lists(), schema.capped_feature_lists().other().steps, "");
   }
 }
 
@@ -68,9 +80,10 @@ void PrintText(const std::vector<inspect::FileReport>& reports, const nlohmann::
 
 int RunInspectSummary(const InspectOptions& opts, const std::vector<std::string>& paths,
                       const inspect::ScanOptions& scan) {
-  inspect::SchemaBuilder schema;
+  inspect::SchemaBuilder schema(opts.max_features);
   inspect::StatsOptions stats_options;
   stats_options.top_k = opts.top_k;
+  stats_options.max_features = opts.max_features;
   inspect::StatsBuilder stats(stats_options);
   inspect::PayloadParser parser(opts.sequence);
   uint64_t parsed = 0;

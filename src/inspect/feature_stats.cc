@@ -21,13 +21,6 @@ std::string BucketLabel(int b) {
   return std::to_string(lo) + "-" + std::to_string(2 * lo - 1);
 }
 
-template <typename Map>
-auto& Slot(Map& map, std::string_view key, const StatsOptions& options) {
-  auto it = map.find(key);
-  if (it == map.end()) it = map.emplace(std::string(key), FeatureStats(options)).first;
-  return it->second;
-}
-
 }  // namespace
 
 std::string_view ImageFormatOf(std::string_view b) {
@@ -172,7 +165,7 @@ nlohmann::json FeatureStats::ToJson(uint64_t records) const {
 }
 
 void StatsBuilder::AddFeatures(const FeaturesView& features) {
-  for (const auto& entry : features.entries()) Slot(features_, entry.key, options_).Add(entry.feature);
+  for (const auto& entry : features.entries()) features_.Slot(entry.key).Add(entry.feature);
 }
 
 void StatsBuilder::AddExample(const ExampleView& example) {
@@ -185,20 +178,30 @@ void StatsBuilder::AddSequenceExample(const SequenceExampleView& example) {
   sequence_ = true;
   AddFeatures(example.context());
   for (const auto& list : example.feature_lists()) {
-    FeatureStats& s = Slot(feature_list_steps_, list.key, options_);
+    FeatureStats& s = feature_list_steps_.Slot(list.key);
     for (const FeatureView& step : list.steps) s.Add(step);
   }
 }
 
 nlohmann::json StatsBuilder::ToJson() const {
   nlohmann::json features = nlohmann::json::object();
-  for (const auto& [name, s] : features_) features[name] = s.ToJson(records_);
+  for (const auto& [name, s] : features_.names()) features[name] = s.ToJson(records_);
   nlohmann::json j = {{"records", records_}};
-  j[sequence_ ? "context" : "features"] = features;
+  const std::string features_key = sequence_ ? "context" : "features";
+  j[features_key] = features;
+  if (features_.reached()) {
+    j[features_key + "_over_cap"] = OverCapJson(features_.max_names(), features_.other_occurrences(),
+                                                features_.other().ToJson(0));
+  }
   if (sequence_) {
     nlohmann::json lists = nlohmann::json::object();
-    for (const auto& [name, s] : feature_list_steps_) lists[name] = s.ToJson(0);
+    for (const auto& [name, s] : feature_list_steps_.names()) lists[name] = s.ToJson(0);
     j["feature_lists"] = lists;
+    if (feature_list_steps_.reached()) {
+      j["feature_lists_over_cap"] =
+          OverCapJson(feature_list_steps_.max_names(), feature_list_steps_.other_occurrences(),
+                      feature_list_steps_.other().ToJson(0));
+    }
   }
   return j;
 }

@@ -200,6 +200,15 @@ bounded 64 10 0 "$TFQ" inspect --verify "$WORK/ex-deep.tfrecord"
 bounded 64 10 0 "$TFQ" inspect --records "$WORK/ex-deep.tfrecord"
 bounded 64 10 0 "$TFQ" convert "$WORK/ex-deep.tfrecord" -o "$WORK/ex-deep.jsonl"
 
+# 200,000 distinct feature names: the summary and --stats track the first 10,000 (--max-features)
+# and pool the rest, so memory stays bounded (1 GB and more without the cap).
+gen example-many-keys 200000 > "$WORK/many-keys.tfrecord"
+for mode in --stats ""; do
+  bounded 150 30 0 "$TFQ" inspect $mode --json "$WORK/many-keys.tfrecord"
+  expect_stdout_contains '"features_over_cap":{'
+  expect_stdout_contains '"occurrences":190000'
+done
+
 # --- Images ------------------------------------------------------------------------------------------
 echo "images"
 mkdir -p "$WORK/imgs/a"

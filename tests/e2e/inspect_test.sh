@@ -50,6 +50,23 @@ assert f["tags"]["min_count"] == 0 and f["tags"]["max_count"] >= 1
 assert d["per_file"][0]["compression"] == "gzip"
 PY
 
+# --max-features: later names are pooled into one entry that still counts, and the output says so.
+expect_exit 0 "$TFQ" inspect --max-features 2 "$WORK/flowers.tfrecord"
+expect_stdout_contains "  (other names)  "
+expect_stdout_contains "more than 2 names (--max-features):"
+expect_exit 0 "$TFQ" inspect --stats --json --max-features 2 "$WORK/flowers.tfrecord"
+/usr/bin/python3 - "$WORK/out" <<'PY' || fail "--stats --max-features 2"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert len(d["features"]) == 2, list(d["features"])
+over = d["features_over_cap"]
+assert over["max_features"] == 2 and over["occurrences"] > 0, over
+PY
+expect_exit 0 "$TFQ" inspect --stats --json "$WORK/flowers.tfrecord"
+expect_stdout_contains '"features":{'
+checks=$((checks + 1)); ! grep -q over_cap "$WORK/out" || fail "over_cap without reaching the cap"
+expect_exit 2 "$TFQ" inspect --max-features 0 "$WORK/flowers.tfrecord"
+
 # --records: JSON lines; --head/--skip; flat form round-trips through convert.
 expect_exit 0 "$TFQ" inspect --records --head 2 --skip 1 "$WORK/flowers.tfrecord"
 checks=$((checks + 1)); [[ $(wc -l < "$WORK/out") == 2 ]] || fail "--head 2 printed $(wc -l < "$WORK/out") lines"
