@@ -15,10 +15,6 @@
 namespace tfq::app {
 namespace {
 
-bool IsDataProblem(const Status& s) {
-  return s.code() == StatusCode::kCorruption || s.code() == StatusCode::kInvalidData;
-}
-
 // --count: headers only where the stream can skip payloads. Records a damaged header hid are not
 // counted, so --resync's skips are reported and exit 3 like any damage.
 int RunCount(const InspectOptions& opts, const std::vector<std::string>& paths,
@@ -235,7 +231,7 @@ void NoteSequenceFound(const tfrecord::RecordReader& reader) {
 }
 
 void ProblemLog::operator()(const Status& problem) {
-  if (!IsDataProblem(problem)) {
+  if (!inspect::IsDataProblem(problem)) {
     ReportError(problem);  // a file that cannot be read: always said
     return;
   }

@@ -9,16 +9,16 @@
 namespace tfq::inspect {
 namespace {
 
-bool IsRecordLevelProblem(const Status& s) {
-  return s.code() == StatusCode::kCorruption || s.code() == StatusCode::kInvalidData;
-}
-
 // Record size extremes of an empty set are null, not 0.
 nlohmann::json SizeOrNull(uint64_t records, uint64_t size) {
   return records ? nlohmann::json(size) : nlohmann::json(nullptr);
 }
 
 }  // namespace
+
+bool IsDataProblem(const Status& s) {
+  return s.code() == StatusCode::kCorruption || s.code() == StatusCode::kInvalidData;
+}
 
 FileReport ScanFile(const std::string& path, const ScanOptions& options,
                     const RecordCallback& on_record, const ProblemCallback& on_problem) {
@@ -73,7 +73,7 @@ FileReport ScanFile(const std::string& path, const ScanOptions& options,
     if (options.headers_only || !on_record) continue;
     Status s = on_record(record, reader);
     if (s.ok()) continue;
-    if (!IsRecordLevelProblem(s)) {
+    if (!IsDataProblem(s)) {
       report.status = std::move(s);
       break;
     }
@@ -102,12 +102,12 @@ FileReport ScanFile(const std::string& path, const ScanOptions& options,
 }
 
 uint64_t FileReport::damaged_records() const {
-  const bool ended_by_damage = IsRecordLevelProblem(status);
+  const bool ended_by_damage = IsDataProblem(status);
   return record_problems + skipped.corrupt_records + skipped.resyncs + (ended_by_damage ? 1 : 0);
 }
 
 bool FileReport::unreadable() const {
-  return !status.ok() && !IsRecordLevelProblem(status) && status.code() != StatusCode::kCancelled &&
+  return !status.ok() && !IsDataProblem(status) && status.code() != StatusCode::kCancelled &&
          status.code() != StatusCode::kBrokenPipe;
 }
 

@@ -57,6 +57,10 @@ struct FileReport {
   nlohmann::json ToJson() const;
 };
 
+// Whether a Status is about damaged or invalid data (kCorruption, kInvalidData: exit 3), as
+// opposed to a file that could not be read (missing, I/O error, a limit).
+bool IsDataProblem(const Status& s);
+
 // Called for each record. Returning a kCorruption/kInvalidData Status marks the record as a
 // problem (counted, passed to on_problem, scan continues); any other error stops the scan and
 // becomes FileReport::status (e.g. kBrokenPipe when stdout closed).
