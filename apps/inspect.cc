@@ -3,56 +3,98 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 
 #include "commands.h"
+#include "common/base64.h"
 #include "common/json_output.h"
 #include "example/example_view.h"
 #include "example/json_forms.h"
+#include "inspect/payload.h"
 #include "io/file_streams.h"
 #include "progress.h"
 
 namespace tfq::app {
 namespace {
 
-// --count: headers only where the stream can skip payloads.
+// --count: headers only where the stream can skip payloads. Records a damaged header hid are not
+// counted, so --resync's skips are reported and exit 3 like any damage.
 int RunCount(const InspectOptions& opts, const std::vector<std::string>& paths,
              inspect::ScanOptions scan) {
   scan.headers_only = true;
+  ProblemLog problems(opts.max_errors);
   std::vector<inspect::FileReport> reports;
   int exit_code = kExitOk;
   for (const auto& path : paths) {
-    reports.push_back(inspect::ScanFile(path, scan, nullptr, nullptr));
-    if (!reports.back().status.ok()) exit_code = std::max(exit_code, ReportError(reports.back().status));
+    reports.push_back(inspect::ScanFile(path, scan, nullptr, problems.callback()));
+    exit_code = std::max(exit_code, ExitCodeOf(reports.back()));
   }
+  problems.Finish();
   const nlohmann::json totals = inspect::TotalsJson(reports);
   if (opts.json) {
     nlohmann::json files = nlohmann::json::array();
-    for (const auto& r : reports) files.push_back({{"path", r.path}, {"records", r.records}});
-    std::printf("%s\n", ToJsonText(nlohmann::json({{"records", totals["records"]}, {"files", files}})).c_str());
-  } else {
+    for (const auto& r : reports) {
+      nlohmann::json f = r.ToJson();
+      if (!r.opened) {
+        files.push_back(f);
+        continue;
+      }
+      files.push_back({{"path", r.path},
+                       {"records", r.records},
+                       {"damaged_records", f["damaged_records"]},
+                       {"resync_bytes", f["resync_bytes"]},
+                       {"error", f["error"]}});
+    }
+    std::printf("%s\n", ToJsonText(nlohmann::json({{"records", totals["records"]},
+                                                    {"damaged_records", totals["damaged_records"]},
+                                                    {"files", files}}))
+                            .c_str());
+  } else if (std::none_of(reports.begin(), reports.end(),
+                          [](const auto& r) { return r.unreadable(); })) {
+    // A total over files that could not be read would be a wrong number for $(...) to take.
     std::printf("%llu\n", static_cast<unsigned long long>(totals["records"].get<uint64_t>()));
   }
   return exit_code;
 }
 
-// --verify: every CRC checked, every payload parsed; one line per problem on stderr.
+// One line per file with problems, after the FAILED line.
+void PrintVerifyFileLine(const inspect::FileReport& r) {
+  if (!r.opened || r.unreadable()) {
+    std::fprintf(stderr, "  %s: could not be read to its end\n", r.path.c_str());
+    return;
+  }
+  std::string line = "  " + r.path + ": " + CountOf(r.damaged_records(), "damaged record") + ", " +
+                     CountOf(r.records - r.record_problems, "good record");
+  if (r.skipped.resync_bytes > 0) {
+    line += ", " + CountOf(r.skipped.resync_bytes, "byte") + " skipped by --resync";
+  }
+  if (r.rest_unread) line += "; a damaged header ended the reading: the rest of the file was not read (--resync scans on)";
+  std::fprintf(stderr, "%s\n", line.c_str());
+}
+
+// --verify: every CRC checked, every payload parsed; one line per damaged record on stderr, every
+// file read to its end (a record whose data CRC fails is passed over as --skip-corrupt would).
 int RunVerify(const InspectOptions& opts, const std::vector<std::string>& paths,
-              const inspect::ScanOptions& scan) {
-  ExampleView example;
-  SequenceExampleView sequence;
-  auto parse = [&](std::string_view record, const tfrecord::RecordReader&) -> Status {
+              inspect::ScanOptions scan) {
+  if (scan.reader.on_corruption == tfrecord::CorruptionPolicy::kFail) {
+    scan.reader.on_corruption = tfrecord::CorruptionPolicy::kSkipDataCrc;
+  }
+  inspect::PayloadParser parser(opts.sequence);
+  auto parse = [&](std::string_view record, const tfrecord::RecordReader& reader) -> Status {
     if (opts.raw) return Status::OK();
-    return opts.sequence ? sequence.Parse(record) : example.Parse(record);
+    Status s = parser.Parse(record);
+    if (parser.found_sequence()) NoteSequenceFound(reader);
+    return s;
   };
-  auto problem = [](const Status& s) { std::fprintf(stderr, "%s\n", s.message().c_str()); };
+  ProblemLog problems(opts.max_errors);
   std::vector<inspect::FileReport> reports;
   int exit_code = kExitOk;
   for (const auto& path : paths) {
-    reports.push_back(inspect::ScanFile(path, scan, parse, problem));
-    const auto& r = reports.back();
-    if (!r.clean()) exit_code = std::max(exit_code, r.status.ok() ? kExitBadData : ExitCodeFor(r.status));
+    reports.push_back(inspect::ScanFile(path, scan, parse, problems.callback()));
+    exit_code = std::max(exit_code, ExitCodeOf(reports.back()));
   }
+  problems.Finish();
   const nlohmann::json totals = inspect::TotalsJson(reports);
   if (opts.json) {
     nlohmann::json files = nlohmann::json::array();
@@ -61,11 +103,24 @@ int RunVerify(const InspectOptions& opts, const std::vector<std::string>& paths,
     out["ok"] = exit_code == kExitOk;
     out["per_file"] = files;
     std::printf("%s\n", ToJsonText(out).c_str());
-  } else {
-    std::fprintf(exit_code == kExitOk ? stdout : stderr, "%s: %llu records in %zu files%s\n",
-                 exit_code == kExitOk ? "OK" : "FAILED",
-                 static_cast<unsigned long long>(totals["records"].get<uint64_t>()), paths.size(),
-                 exit_code == kExitOk ? ", every CRC verified" : "");
+    return exit_code;
+  }
+  const uint64_t records = totals["records"];
+  if (exit_code == kExitOk) {
+    std::printf("OK: %s in %s, every CRC verified\n", CountOf(records, "record").c_str(),
+                CountOf(paths.size(), "file").c_str());
+    return exit_code;
+  }
+  const size_t bad_files = static_cast<size_t>(
+      std::count_if(reports.begin(), reports.end(), [](const auto& r) { return !r.clean(); }));
+  const std::string where = paths.size() == 1 ? "1 file"
+                            : std::to_string(bad_files) + " of " + std::to_string(paths.size()) + " files";
+  std::fprintf(stderr, "FAILED: %s in %s (%s read)\n",
+               CountOf(totals["damaged_records"].get<uint64_t>(), "damaged record").c_str(),
+               where.c_str(),
+               CountOf(records - totals["record_problems"].get<uint64_t>(), "good record").c_str());
+  for (const auto& r : reports) {
+    if (!r.clean()) PrintVerifyFileLine(r);
   }
   return exit_code;
 }
@@ -73,38 +128,43 @@ int RunVerify(const InspectOptions& opts, const std::vector<std::string>& paths,
 // --records: one JSON line per record on stdout.
 int RunRecords(const InspectOptions& opts, const std::vector<std::string>& paths,
                const inspect::ScanOptions& scan) {
-  Result<JsonForm> form = ParseJsonForm(opts.format);
-  if (!form.ok()) return ReportError(form.status());
+  // raw: the payload as base64, whatever it is; otherwise one of the JSON forms.
+  const bool raw = opts.format == "raw";
+  Result<JsonForm> form = raw ? JsonForm::kFlat : ParseJsonForm(opts.format);
+  if (!form.ok()) return ReportError(form.status().WithPrefix("--format (or raw)"));
   StdoutBuffer out;
-  ExampleView example;
-  SequenceExampleView sequence;
+  inspect::PayloadParser parser(opts.sequence);
   uint64_t seen = 0, printed = 0;
   const uint64_t head = opts.head;
-  Status stop;  // set once --head is satisfied: ends the scan early
-  auto emit = [&](std::string_view record, const tfrecord::RecordReader&) -> Status {
+  auto emit = [&](std::string_view record, const tfrecord::RecordReader& reader) -> Status {
     if (seen++ < opts.skip) return Status::OK();
     if (head && printed >= head) return Status::Cancelled("head reached");
-    if (opts.sequence) {
-      TFQ_RETURN_IF_ERROR(sequence.Parse(record));
-      AppendSequenceExampleJson(sequence, form.value(), &out.buffer());
+    if (raw) {
+      AppendBase64(record, &out.buffer());
     } else {
-      TFQ_RETURN_IF_ERROR(example.Parse(record));
-      AppendExampleJson(example, form.value(), &out.buffer());
+      Status s = parser.Parse(record);
+      if (parser.found_sequence()) NoteSequenceFound(reader);
+      TFQ_RETURN_IF_ERROR(s);
+      if (parser.sequence()) {
+        AppendSequenceExampleJson(parser.sequence_example(), form.value(), &out.buffer());
+      } else {
+        AppendExampleJson(parser.example(), form.value(), &out.buffer());
+      }
     }
     out.buffer() += '\n';
     ++printed;
     return out.MaybeFlush();
   };
+  ProblemLog problems(opts.max_errors);
   int exit_code = kExitOk;
   for (const auto& path : paths) {
     if (head && printed >= head) break;
-    inspect::FileReport r = inspect::ScanFile(path, scan, emit, [](const Status& s) {
-      std::fprintf(stderr, "tfq: error: %s\n", s.message().c_str());
-    });
+    inspect::FileReport r = inspect::ScanFile(path, scan, emit, problems.callback());
     if (r.status.code() == StatusCode::kCancelled) break;
     if (r.status.code() == StatusCode::kBrokenPipe) return kExitOk;
-    if (!r.clean()) exit_code = std::max(exit_code, r.status.ok() ? kExitBadData : ExitCodeFor(r.status));
+    exit_code = std::max(exit_code, ExitCodeOf(r));
   }
+  problems.Finish();
   Status s = out.Finish();
   if (!s.ok()) return ReportError(s);
   return exit_code;
@@ -170,6 +230,39 @@ int RunInspect(const InspectOptions& opts) {
 
 }  // namespace
 
+void NoteSequenceFound(const tfrecord::RecordReader& reader) {
+  PrintWarning(reader.name() + ": record " + std::to_string(reader.record_index()) + " (byte " +
+               std::to_string(reader.record_offset()) +
+               ") is a tf.train.SequenceExample (it has feature_lists): reading the records as "
+               "SequenceExamples from here on (--sequence says so from the start)");
+}
+
+void ProblemLog::operator()(const Status& problem) {
+  if (!inspect::IsDataProblem(problem)) {
+    ReportError(problem);  // a file that cannot be read: always said
+    return;
+  }
+  if (++data_problems_ <= max_lines_) ReportError(problem);
+}
+
+void ProblemLog::Finish() {
+  if (data_problems_ > max_lines_) {
+    std::fprintf(stderr, "tfq: error: %llu more %s not listed (%llu in all; --max-errors sets how many are)\n",
+                 static_cast<unsigned long long>(data_problems_ - max_lines_),
+                 data_problems_ - max_lines_ == 1 ? "problem" : "problems",
+                 static_cast<unsigned long long>(data_problems_));
+  }
+}
+
+int ExitCodeOf(const inspect::FileReport& report) {
+  if (report.clean()) return kExitOk;
+  return report.status.ok() ? kExitBadData : ExitCodeFor(report.status);
+}
+
+std::string CountOf(uint64_t n, std::string_view noun) {
+  return std::to_string(n) + " " + std::string(noun) + (n == 1 ? "" : "s");
+}
+
 void SetupInspectCommand(CLI::App& app, int* exit_code) {
   auto opts = std::make_shared<InspectOptions>();
   CLI::App* cmd = app.add_subcommand("inspect", "Count, verify, summarize and dump TFRecord files");
@@ -182,13 +275,23 @@ void SetupInspectCommand(CLI::App& app, int* exit_code) {
   cmd->add_flag("--stats", opts->stats, "per-feature statistics as JSON");
   cmd->add_flag("--index", opts->index, "print the DALI/tfrecord2idx index (offset size) of one file");
   cmd->add_flag("--index-beside", opts->index_beside, "write FILE.idx beside each input");
-  cmd->add_flag("--sequence", opts->sequence, "records are tf.train.SequenceExample");
+  cmd->add_flag("--sequence", opts->sequence,
+                "records are tf.train.SequenceExample (found anyway from the first with feature_lists)");
   cmd->add_flag("--raw", opts->raw, "records are not Examples: check the framing only (--verify)");
-  cmd->add_option("--format", opts->format, "JSON form for --records: proto-json|flat")
+  cmd->add_option("--format", opts->format,
+                  "--records: proto-json|flat (JSON forms) or raw (each payload as one base64 line)")
       ->capture_default_str();
   cmd->add_option("--head", opts->head, "--records: print at most N records");
   cmd->add_option("--skip", opts->skip, "--records: skip the first N records");
   cmd->add_option("--top-k", opts->top_k, "--stats: most frequent strings per feature")
+      ->capture_default_str();
+  cmd->add_option("--max-features", opts->max_features,
+                  "summary and --stats: track at most N feature names; later ones are pooled "
+                  "(docs/limits.md)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--max-errors", opts->max_errors,
+                  "print at most N problem lines (damaged records); the rest are counted")
       ->capture_default_str();
   cmd->footer(
       "Examples:\n"

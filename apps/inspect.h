@@ -3,9 +3,11 @@
 #define TFQ_APPS_INSPECT_H_
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "app_common.h"
+#include "inspect/capped_map.h"
 #include "inspect/scan.h"
 
 namespace tfq::app {
@@ -26,7 +28,36 @@ struct InspectOptions {
   uint64_t head = 0;  // 0: all
   uint64_t skip = 0;
   size_t top_k = 10;
+  uint64_t max_errors = 100;  // problem lines printed per run; the rest are counted
+  size_t max_features = inspect::kDefaultMaxFeatures;  // summary/--stats: names tracked (limits.md)
 };
+
+// Prints each problem of a scan as "tfq: error: ..." on stderr, up to --max-errors lines of
+// damaged data; a file that cannot be read is always printed. Finish() says how many were left out.
+class ProblemLog {
+ public:
+  explicit ProblemLog(uint64_t max_lines) : max_lines_(max_lines) {}
+  void operator()(const Status& problem);
+  inspect::ProblemCallback callback() {
+    return [this](const Status& s) { (*this)(s); };
+  }
+  void Finish();
+  uint64_t data_problems() const { return data_problems_; }
+
+ private:
+  uint64_t max_lines_;
+  uint64_t data_problems_ = 0;
+};
+
+// 0 for a clean file, else the exit code its problem calls for (3 for damaged data).
+int ExitCodeOf(const inspect::FileReport& report);
+
+// Says once on stderr that records are read as SequenceExamples from the reader's last record on
+// (inspect::PayloadParser found feature_lists without --sequence).
+void NoteSequenceFound(const tfrecord::RecordReader& reader);
+
+// "1 record", "2 records".
+std::string CountOf(uint64_t n, std::string_view noun);
 
 // The default mode (and --stats): read everything, print the summary as text or JSON.
 int RunInspectSummary(const InspectOptions& opts, const std::vector<std::string>& paths,

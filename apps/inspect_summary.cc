@@ -8,6 +8,7 @@
 #include "example/example_view.h"
 #include "inspect.h"
 #include "inspect/feature_stats.h"
+#include "inspect/payload.h"
 #include "inspect/schema.h"
 
 namespace tfq::app {
@@ -19,6 +20,16 @@ void PrintSchemaRow(const std::string& name, const inspect::FeatureSchema& s, co
               static_cast<unsigned long long>(s.present_in),
               static_cast<unsigned long long>(s.min_count), avg,
               static_cast<unsigned long long>(s.max_count), extra);
+}
+
+// Names beyond --max-features share one row, and a line says so.
+template <typename Map>
+void PrintOverCapRow(const Map& map, const inspect::FeatureSchema& pooled, const char* extra) {
+  if (!map.reached()) return;
+  PrintSchemaRow("(other names)", pooled, extra);
+  std::printf("  more than %zu names (--max-features): %llu occurrences of later names are pooled "
+              "in (other names)\n",
+              map.max_names(), static_cast<unsigned long long>(map.other_occurrences()));
 }
 
 void PrintText(const std::vector<inspect::FileReport>& reports, const nlohmann::json& totals,
@@ -49,6 +60,7 @@ void PrintText(const std::vector<inspect::FileReport>& reports, const nlohmann::
   std::printf("\n%s\n", sequence ? "context features" : "features");
   std::printf(header, "name", "kind", "present", "min", "avg", "max");
   for (const auto& [name, s] : schema.features()) PrintSchemaRow(name, s, "");
+  PrintOverCapRow(schema.capped_features(), schema.capped_features().other(), "");
   if (sequence) {
     std::printf("\nfeature lists (values per step; steps per record in brackets)\n");
     std::printf(header, "name", "kind", "steps", "min", "avg", "max");
@@ -60,6 +72,7 @@ void PrintText(const std::vector<inspect::FileReport>& reports, const nlohmann::
                     static_cast<unsigned long long>(s.present_in));
       PrintSchemaRow(name, s.steps, steps);
     }
+    PrintOverCapRow(schema.capped_feature_lists(), schema.capped_feature_lists().other().steps, "");
   }
 }
 
@@ -67,45 +80,40 @@ void PrintText(const std::vector<inspect::FileReport>& reports, const nlohmann::
 
 int RunInspectSummary(const InspectOptions& opts, const std::vector<std::string>& paths,
                       const inspect::ScanOptions& scan) {
-  inspect::SchemaBuilder schema;
+  inspect::SchemaBuilder schema(opts.max_features);
   inspect::StatsOptions stats_options;
   stats_options.top_k = opts.top_k;
+  stats_options.max_features = opts.max_features;
   inspect::StatsBuilder stats(stats_options);
-  ExampleView example;
-  SequenceExampleView sequence;
+  inspect::PayloadParser parser(opts.sequence);
   uint64_t parsed = 0;
-  auto add = [&](std::string_view record, const tfrecord::RecordReader&) -> Status {
+  auto add = [&](std::string_view record, const tfrecord::RecordReader& reader) -> Status {
     if (opts.raw) return Status::OK();
-    if (opts.sequence) {
-      TFQ_RETURN_IF_ERROR(sequence.Parse(record));
+    Status s = parser.Parse(record);
+    if (parser.found_sequence()) NoteSequenceFound(reader);
+    TFQ_RETURN_IF_ERROR(s);
+    if (parser.sequence()) {
+      const SequenceExampleView& sequence = parser.sequence_example();
       opts.stats ? stats.AddSequenceExample(sequence) : schema.AddSequenceExample(sequence);
     } else {
-      TFQ_RETURN_IF_ERROR(example.Parse(record));
-      opts.stats ? stats.AddExample(example) : schema.AddExample(example);
+      opts.stats ? stats.AddExample(parser.example()) : schema.AddExample(parser.example());
     }
     ++parsed;
     return Status::OK();
   };
-  uint64_t problems_reported = 0;
-  auto problem = [&](const Status& s) {
-    if (s.code() != StatusCode::kCorruption && s.code() != StatusCode::kInvalidData) {
-      ReportError(s);  // the file could not be read at all
-      return;
-    }
-    // A file of non-Example payloads would print one line per record: show a few, then count.
-    if (++problems_reported <= 10) PrintWarning(s.message());
-  };
+  ProblemLog problems(opts.max_errors);
   std::vector<inspect::FileReport> reports;
   int exit_code = kExitOk;
   for (const auto& path : paths) {
-    reports.push_back(inspect::ScanFile(path, scan, add, problem));
-    const auto& r = reports.back();
-    if (!r.clean()) exit_code = std::max(exit_code, r.status.ok() ? kExitBadData : ExitCodeFor(r.status));
+    reports.push_back(inspect::ScanFile(path, scan, add, problems.callback()));
+    exit_code = std::max(exit_code, ExitCodeOf(reports.back()));
   }
-  if (problems_reported > 10) {
-    PrintWarning(std::to_string(problems_reported) + " problems in all (first 10 shown)" +
-                 (parsed == 0 && !opts.raw ? "; if the payloads are not tf.train.Example, use --raw"
-                                           : ""));
+  problems.Finish();
+  const bool any_record = std::any_of(reports.begin(), reports.end(),
+                                      [](const auto& r) { return r.records > 0; });
+  if (problems.data_problems() > 0 && any_record && parsed == 0 && !opts.raw) {
+    PrintWarning("no record parsed; if the payloads are not tf.train.Example, use --raw "
+                 "(or --records --format raw to see them)");
   }
   // Nothing was read at all (every input missing or unreadable): the errors say it all.
   if (std::all_of(reports.begin(), reports.end(), [](const auto& r) {
@@ -125,12 +133,12 @@ int RunInspectSummary(const InspectOptions& opts, const std::vector<std::string>
     nlohmann::json files = nlohmann::json::array();
     for (const auto& r : reports) files.push_back(r.ToJson());
     out["per_file"] = files;
-    out["message"] = opts.raw ? "raw" : opts.sequence ? "SequenceExample" : "Example";
+    out["message"] = opts.raw ? "raw" : parser.sequence() ? "SequenceExample" : "Example";
     out["parsed_records"] = parsed;
-    out["schema"] = schema.ToJson(opts.sequence);
+    out["schema"] = schema.ToJson(parser.sequence());
     std::printf("%s\n", ToJsonText(out).c_str());
   } else {
-    PrintText(reports, totals, schema, opts.sequence, parsed);
+    PrintText(reports, totals, schema, parser.sequence(), parsed);
   }
   return exit_code;
 }

@@ -1,4 +1,4 @@
-// Base64 (RFC 4648): bytes in the JSON forms and in CSV exports.
+// Base64 (RFC 4648): bytes in the JSON forms, CSV exports and `tfq inspect --records --format raw`.
 #ifndef TFQ_COMMON_BASE64_H_
 #define TFQ_COMMON_BASE64_H_
 

@@ -22,6 +22,11 @@ uint32_t Extend(uint32_t crc, const void* data, size_t n);
 inline uint32_t Value(const void* data, size_t n) { return Extend(0, data, n); }
 inline uint32_t Value(std::string_view s) { return Extend(0, s.data(), s.size()); }
 
+// The CRC32C of A followed by B, from crc(A), crc(B) and B's length, without B's bytes (zlib's
+// crc32_combine): O(log length_b). Its own inverse in the second argument, so it also gives the
+// CRC32C of a stretch from two running CRCs: crc(B) = Combine(crc(A), crc(A followed by B), |B|).
+uint32_t Combine(uint32_t crc_a, uint32_t crc_b, uint64_t length_b);
+
 // TFRecord stores masked CRCs, because computing the CRC of a string that contains embedded CRCs
 // is problematic. Mask: rotate right by 15 bits and add a constant.
 constexpr uint32_t kMaskDelta = 0xa282ead8u;

@@ -16,12 +16,12 @@ namespace tfq::crc32c::internal {
 inline constexpr uint32_t kReflectedPoly = 0x82f63b78u;
 
 // Polynomials modulo P, in the reflected representation: bit 0 holds the coefficient of x^31 and
-// bit 31 the coefficient of x^0. Only evaluated at compile time, to build tables and constants
-// from the polynomial instead of pasting magic numbers.
-consteval uint32_t MultiplyByX(uint32_t a) {
+// bit 31 the coefficient of x^0. Evaluated at compile time to build tables and constants from the
+// polynomial instead of pasting magic numbers, and at run time by Combine (crc32c_combine.cc).
+constexpr uint32_t MultiplyByX(uint32_t a) {
   return (a >> 1) ^ ((a & 1u) ? kReflectedPoly : 0u);
 }
-consteval uint32_t MultiplyMod(uint32_t a, uint32_t b) {
+constexpr uint32_t MultiplyMod(uint32_t a, uint32_t b) {
   uint32_t product = 0;
   for (int i = 0; i < 32; ++i) {  // Horner's rule over a, from its x^31 coefficient down to x^0
     product = MultiplyByX(product);
@@ -30,7 +30,7 @@ consteval uint32_t MultiplyMod(uint32_t a, uint32_t b) {
   return product;
 }
 // x^e mod P, by square-and-multiply.
-consteval uint32_t XPowMod(uint64_t e) {
+constexpr uint32_t XPowMod(uint64_t e) {
   uint32_t result = 0x80000000u;  // x^0
   uint32_t square = 0x40000000u;  // x^1
   for (; e != 0; e >>= 1) {

@@ -13,6 +13,7 @@ using wire::WireType;
 
 Status ExampleView::Parse(std::string_view record) {
   has_features_ = false;
+  has_sequence_feature_lists_ = false;
   features_.Clear();
   WireReader r(record, 0);
   while (!r.done()) {
@@ -20,6 +21,9 @@ Status ExampleView::Parse(std::string_view record) {
     WireType type;
     TFQ_RETURN_IF_ERROR(r.ReadTag(&field, &type));
     if (field != wire::kExampleFeatures) {
+      if (field == wire::kSequenceFeatureLists && type == wire::kLengthDelimited) {
+        has_sequence_feature_lists_ = true;
+      }
       TFQ_RETURN_IF_ERROR(r.Skip(type));
       continue;
     }

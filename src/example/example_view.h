@@ -164,9 +164,14 @@ class ExampleView {
   // only for the protobuf JSON mapping, which prints {"features":{}} vs {}).
   bool has_features() const { return has_features_; }
   const FeaturesView& features() const { return features_; }
+  // Whether the record holds a length-delimited field 2, which Example does not declare (so it
+  // was skipped) but SequenceExample does: `feature_lists`. Such a record is a SequenceExample
+  // read as an Example, its context read as the features and its feature lists lost.
+  bool has_sequence_feature_lists() const { return has_sequence_feature_lists_; }
 
  private:
   bool has_features_ = false;
+  bool has_sequence_feature_lists_ = false;
   FeaturesView features_;
 };
 

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <vector>
 
+#include "common/json_text.h"
+
 namespace tfq::inspect {
 namespace {
 
@@ -21,13 +23,6 @@ std::string BucketLabel(int b) {
   return std::to_string(lo) + "-" + std::to_string(2 * lo - 1);
 }
 
-template <typename Map>
-auto& Slot(Map& map, std::string_view key, const StatsOptions& options) {
-  auto it = map.find(key);
-  if (it == map.end()) it = map.emplace(std::string(key), FeatureStats(options)).first;
-  return it->second;
-}
-
 }  // namespace
 
 std::string_view ImageFormatOf(std::string_view b) {
@@ -39,30 +34,6 @@ std::string_view ImageFormatOf(std::string_view b) {
   if (starts("RIFF") && b.size() >= 12 && b.substr(8, 4) == "WEBP") return "webp";
   if (starts(std::string_view("II*\0", 4)) || starts(std::string_view("MM\0*", 4))) return "tiff";
   return "";
-}
-
-bool IsValidUtf8(std::string_view s) {
-  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
-  const auto* end = p + s.size();
-  while (p < end) {
-    unsigned c = *p;
-    if (c < 0x80) { ++p; continue; }
-    int n;
-    unsigned cp;
-    if ((c & 0xE0) == 0xC0) { n = 1; cp = c & 0x1F; }
-    else if ((c & 0xF0) == 0xE0) { n = 2; cp = c & 0x0F; }
-    else if ((c & 0xF8) == 0xF0) { n = 3; cp = c & 0x07; }
-    else return false;
-    if (end - p <= n) return false;
-    for (int i = 1; i <= n; ++i) {
-      if ((p[i] & 0xC0) != 0x80) return false;
-      cp = (cp << 6) | (p[i] & 0x3F);
-    }
-    static constexpr unsigned kMin[] = {0, 0x80, 0x800, 0x10000};
-    if (cp < kMin[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
-    p += n + 1;
-  }
-  return true;
 }
 
 void FeatureStats::AddNumber(double v) {
@@ -172,7 +143,7 @@ nlohmann::json FeatureStats::ToJson(uint64_t records) const {
 }
 
 void StatsBuilder::AddFeatures(const FeaturesView& features) {
-  for (const auto& entry : features.entries()) Slot(features_, entry.key, options_).Add(entry.feature);
+  for (const auto& entry : features.entries()) features_.Slot(entry.key).Add(entry.feature);
 }
 
 void StatsBuilder::AddExample(const ExampleView& example) {
@@ -185,20 +156,30 @@ void StatsBuilder::AddSequenceExample(const SequenceExampleView& example) {
   sequence_ = true;
   AddFeatures(example.context());
   for (const auto& list : example.feature_lists()) {
-    FeatureStats& s = Slot(feature_list_steps_, list.key, options_);
+    FeatureStats& s = feature_list_steps_.Slot(list.key);
     for (const FeatureView& step : list.steps) s.Add(step);
   }
 }
 
 nlohmann::json StatsBuilder::ToJson() const {
   nlohmann::json features = nlohmann::json::object();
-  for (const auto& [name, s] : features_) features[name] = s.ToJson(records_);
+  for (const auto& [name, s] : features_.names()) features[name] = s.ToJson(records_);
   nlohmann::json j = {{"records", records_}};
-  j[sequence_ ? "context" : "features"] = features;
+  const std::string features_key = sequence_ ? "context" : "features";
+  j[features_key] = features;
+  if (features_.reached()) {
+    j[features_key + "_over_cap"] = OverCapJson(features_.max_names(), features_.other_occurrences(),
+                                                features_.other().ToJson(0));
+  }
   if (sequence_) {
     nlohmann::json lists = nlohmann::json::object();
-    for (const auto& [name, s] : feature_list_steps_) lists[name] = s.ToJson(0);
+    for (const auto& [name, s] : feature_list_steps_.names()) lists[name] = s.ToJson(0);
     j["feature_lists"] = lists;
+    if (feature_list_steps_.reached()) {
+      j["feature_lists_over_cap"] =
+          OverCapJson(feature_list_steps_.max_names(), feature_list_steps_.other_occurrences(),
+                      feature_list_steps_.other().ToJson(0));
+    }
   }
   return j;
 }

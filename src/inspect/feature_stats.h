@@ -17,12 +17,14 @@
 #include <nlohmann/json.hpp>
 
 #include "example/example_view.h"
+#include "inspect/capped_map.h"
 #include "inspect/schema.h"
 
 namespace tfq::inspect {
 
 struct StatsOptions {
   size_t top_k = 10;
+  size_t max_features = kDefaultMaxFeatures;  // names tracked per map; later ones pooled (--max-features)
   size_t sketch_counters = 1000;   // distinct values tracked per bytes feature
   size_t max_tracked_bytes = 256;  // longer strings are tracked by their first bytes + "..."
 };
@@ -53,13 +55,23 @@ class FeatureStats {
   bool sketch_exact_ = true;
 };
 
-// Statistics of every feature of a stream of records.
+// Statistics of every feature of a stream of records, for at most options.max_features names per
+// map (features/context, feature lists): later names are pooled into one entry that still counts
+// their values (capped_map.h).
 class StatsBuilder {
  public:
-  explicit StatsBuilder(StatsOptions options = {}) : options_(std::move(options)) {}
+  explicit StatsBuilder(StatsOptions options = {})
+      : options_(std::move(options)),
+        features_(options_.max_features, FeatureStats(options_)),
+        feature_list_steps_(options_.max_features, FeatureStats(options_)) {}
+  StatsBuilder(const StatsBuilder&) = delete;  // the entries point to options_
+  StatsBuilder& operator=(const StatsBuilder&) = delete;
   void AddExample(const ExampleView& example);
   void AddSequenceExample(const SequenceExampleView& example);
-  // {"records": N, "features": {...}} (plus "feature_lists" with per-step stats for sequences).
+  // {"records": N, "features": {...}} (plus "feature_lists" with per-step stats for sequences;
+  // "context" instead of "features" for them), and "features_over_cap" (or "context_over_cap",
+  // "feature_lists_over_cap") once the cap was reached: the pooled statistics of the names
+  // beyond it, with "max_features" and "occurrences".
   nlohmann::json ToJson() const;
 
  private:
@@ -67,15 +79,12 @@ class StatsBuilder {
   StatsOptions options_;
   uint64_t records_ = 0;
   bool sequence_ = false;
-  std::map<std::string, FeatureStats, std::less<>> features_;
-  std::map<std::string, FeatureStats, std::less<>> feature_list_steps_;
+  CappedMap<FeatureStats> features_;
+  CappedMap<FeatureStats> feature_list_steps_;
 };
 
 // "jpeg", "png", "gif", "bmp", "webp", "tiff" from magic bytes, or "" if none matches.
 std::string_view ImageFormatOf(std::string_view bytes);
-
-// True if `s` is valid UTF-8 (no overlongs, no surrogates).
-bool IsValidUtf8(std::string_view s);
 
 }  // namespace tfq::inspect
 

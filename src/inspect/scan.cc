@@ -9,16 +9,16 @@
 namespace tfq::inspect {
 namespace {
 
-bool IsRecordLevelProblem(const Status& s) {
-  return s.code() == StatusCode::kCorruption || s.code() == StatusCode::kInvalidData;
-}
-
 // Record size extremes of an empty set are null, not 0.
 nlohmann::json SizeOrNull(uint64_t records, uint64_t size) {
   return records ? nlohmann::json(size) : nlohmann::json(nullptr);
 }
 
 }  // namespace
+
+bool IsDataProblem(const Status& s) {
+  return s.code() == StatusCode::kCorruption || s.code() == StatusCode::kInvalidData;
+}
 
 FileReport ScanFile(const std::string& path, const ScanOptions& options,
                     const RecordCallback& on_record, const ProblemCallback& on_problem) {
@@ -28,6 +28,7 @@ FileReport ScanFile(const std::string& path, const ScanOptions& options,
     const std::optional<tfrecord::HeaderTally> tally = tfrecord::CountRecordsInParallel(
         path, options.compression, options.reader, UsableCpus());
     if (tally.has_value()) {
+      report.opened = true;
       report.compression = Compression::kNone;
       report.file_bytes = report.stream_bytes = tally->end_offset;
       report.records = tally->records;
@@ -37,10 +38,12 @@ FileReport ScanFile(const std::string& path, const ScanOptions& options,
       return report;
     }
   }
+  report.opened = true;  // from here on the file was opened (the parallel count read it too)
   Result<tfrecord::OpenedInput> opened =
       tfrecord::OpenRecordInput(path, options.compression, options.decompression,
                                 options.headers_only ? ReadPattern::kSkipping : ReadPattern::kReadAhead);
   if (!opened.ok()) {
+    report.opened = false;
     report.status = opened.status();
     if (on_problem) on_problem(report.status);
     return report;
@@ -48,9 +51,17 @@ FileReport ScanFile(const std::string& path, const ScanOptions& options,
   report.compression = opened->compression;
   tfrecord::RecordReader reader(std::move(opened->stream), options.reader);
 
+  // What the reader dropped is reported before the record after it, so problems come in order.
+  auto report_skips = [&] {
+    std::vector<std::string> messages = reader.TakeSkipMessages();
+    if (on_problem) {
+      for (std::string& m : messages) on_problem(Status::Corruption(std::move(m)));
+    }
+  };
   std::string_view record;
   for (;;) {
     const bool got = options.headers_only ? reader.Skip() : reader.Read(&record);
+    report_skips();
     if (!got) break;
     const uint64_t size = options.headers_only
                               ? reader.record_framed_size() - tfrecord::kFramingOverhead
@@ -62,7 +73,7 @@ FileReport ScanFile(const std::string& path, const ScanOptions& options,
     if (options.headers_only || !on_record) continue;
     Status s = on_record(record, reader);
     if (s.ok()) continue;
-    if (!IsRecordLevelProblem(s)) {
+    if (!IsDataProblem(s)) {
       report.status = std::move(s);
       break;
     }
@@ -74,16 +85,34 @@ FileReport ScanFile(const std::string& path, const ScanOptions& options,
   }
   if (report.status.ok()) report.status = reader.status();
   report.skipped = reader.skipped();
-  if (on_problem) {
-    for (const std::string& m : report.skipped.messages) on_problem(Status::Corruption(m));
-    if (!reader.status().ok()) on_problem(reader.status());
+  const tfrecord::ReadError error = reader.error();
+  report.rest_unread = (error == tfrecord::ReadError::kLengthCrcMismatch ||
+                        error == tfrecord::ReadError::kRecordTooLarge) &&
+                       reader.stream().position() > 0;
+  if (report.rest_unread && report.status.code() == StatusCode::kCorruption) {
+    // At byte 0 the message already asks whether this is a TFRecord file at all.
+    report.status = Status::Corruption(
+        report.status.message() +
+        "; the rest of the file was not read (--resync scans on for the next valid record)");
   }
+  if (on_problem && !reader.status().ok()) on_problem(report.status);
   report.stream_bytes = reader.stream().position();
   report.file_bytes = reader.stream().source_bytes_read();
   return report;
 }
 
+uint64_t FileReport::damaged_records() const {
+  const bool ended_by_damage = IsDataProblem(status);
+  return record_problems + skipped.corrupt_records + skipped.resyncs + (ended_by_damage ? 1 : 0);
+}
+
+bool FileReport::unreadable() const {
+  return !status.ok() && !IsDataProblem(status) && status.code() != StatusCode::kCancelled &&
+         status.code() != StatusCode::kBrokenPipe;
+}
+
 nlohmann::json FileReport::ToJson() const {
+  if (!opened) return {{"path", path}, {"error", status.message()}};
   nlohmann::json j = {{"path", path},
                       {"compression", CompressionName(compression)},
                       {"file_bytes", file_bytes},
@@ -93,6 +122,8 @@ nlohmann::json FileReport::ToJson() const {
                       {"min_record_bytes", SizeOrNull(records, min_record_bytes)},
                       {"max_record_bytes", SizeOrNull(records, max_record_bytes)},
                       {"record_problems", record_problems},
+                      {"damaged_records", damaged_records()},
+                      {"rest_unread", rest_unread},
                       {"skipped_corrupt_records", skipped.corrupt_records},
                       {"resyncs", skipped.resyncs},
                       {"resync_bytes", skipped.resync_bytes}};
@@ -102,6 +133,7 @@ nlohmann::json FileReport::ToJson() const {
 
 nlohmann::json TotalsJson(const std::vector<FileReport>& reports) {
   uint64_t records = 0, file_bytes = 0, stream_bytes = 0, payload = 0, problems = 0, skipped = 0;
+  uint64_t damaged = 0;
   uint64_t min_rec = 0, max_rec = 0;
   bool any = false;
   int errors = 0;
@@ -117,13 +149,15 @@ nlohmann::json TotalsJson(const std::vector<FileReport>& reports) {
     payload += r.payload_bytes;
     problems += r.record_problems;
     skipped += r.skipped.corrupt_records;
+    damaged += r.damaged_records();
     errors += r.status.ok() ? 0 : 1;
   }
   return {{"files", reports.size()},        {"records", records},
           {"file_bytes", file_bytes},       {"stream_bytes", stream_bytes},
           {"payload_bytes", payload},       {"min_record_bytes", SizeOrNull(records, min_rec)},
           {"max_record_bytes", SizeOrNull(records, max_rec)},    {"record_problems", problems},
-          {"skipped_corrupt_records", skipped}, {"files_with_errors", errors}};
+          {"skipped_corrupt_records", skipped}, {"damaged_records", damaged},
+          {"files_with_errors", errors}};
 }
 
 }  // namespace tfq::inspect

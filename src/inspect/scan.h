@@ -41,24 +41,39 @@ struct FileReport {
   uint64_t record_problems = 0;  // records the callback rejected (e.g. did not parse)
   tfrecord::SkipReport skipped;  // records/bytes the reader dropped
   Status status;                 // the error that ended the file early, or OK
+  bool opened = false;           // false: the file could not be opened; nothing was read
+  // A damaged header ended the file (no --resync): the bytes after it were not read.
+  bool rest_unread = false;
 
   // The file's problems in all: a framing error, dropped records and rejected records.
   bool clean() const { return status.ok() && skipped.empty() && record_problems == 0; }
+  // Damaged records: payloads rejected, records dropped for their data CRC, bad headers passed
+  // over by --resync, and the damaged record that ended the file early (if one did).
+  uint64_t damaged_records() const;
+  // The file could not be read to its end for a reason other than its data (missing, I/O error,
+  // a limit): what it holds is unknown, so no count of it is printed.
+  bool unreadable() const;
+  // Its counts, or only {"path", "error"} for a file that could not be opened.
   nlohmann::json ToJson() const;
 };
+
+// Whether a Status is about damaged or invalid data (kCorruption, kInvalidData: exit 3), as
+// opposed to a file that could not be read (missing, I/O error, a limit).
+bool IsDataProblem(const Status& s);
 
 // Called for each record. Returning a kCorruption/kInvalidData Status marks the record as a
 // problem (counted, passed to on_problem, scan continues); any other error stops the scan and
 // becomes FileReport::status (e.g. kBrokenPipe when stdout closed).
 using RecordCallback = std::function<Status(std::string_view record, const tfrecord::RecordReader&)>;
-// Called once per problem with a message naming file, record and offset (or, for a file that
-// cannot be opened, the file and the reason).
+// Called once per problem, in the order met, with a message naming file, record and offset (or,
+// for a file that cannot be opened, the file and the reason): every record the reader drops or
+// the callback rejects, then the error that ended the file, if any.
 using ProblemCallback = std::function<void(const Status& problem)>;
 
 FileReport ScanFile(const std::string& path, const ScanOptions& options,
                     const RecordCallback& on_record, const ProblemCallback& on_problem);
 
-// Sums of several files' reports: {"files": N, "records": ..., ...}.
+// Sums of several files' reports: {"files": N, "records": ..., "damaged_records": ..., ...}.
 nlohmann::json TotalsJson(const std::vector<FileReport>& reports);
 
 }  // namespace tfq::inspect

@@ -5,13 +5,6 @@
 namespace tfq::inspect {
 namespace {
 
-template <typename Map>
-auto& Slot(Map& map, std::string_view key) {
-  auto it = map.find(key);
-  if (it == map.end()) it = map.emplace(std::string(key), typename Map::mapped_type{}).first;
-  return it->second;
-}
-
 uint64_t CountOrZero(const FeatureView& feature) {
   size_t n = 0;
   // Views from a successful Parse are validated, so counting cannot fail here.
@@ -86,7 +79,7 @@ nlohmann::json FeatureListSchema::ToJson() const {
 
 void SchemaBuilder::AddFeatures(const FeaturesView& features) {
   for (const auto& entry : features.entries()) {
-    Slot(features_, entry.key).Add(entry.feature.kind(), CountOrZero(entry.feature));
+    features_.Slot(entry.key).Add(entry.feature.kind(), CountOrZero(entry.feature));
   }
 }
 
@@ -95,7 +88,7 @@ void SchemaBuilder::AddExample(const ExampleView& example) { AddFeatures(example
 void SchemaBuilder::AddSequenceExample(const SequenceExampleView& example) {
   AddFeatures(example.context());
   for (const auto& list : example.feature_lists()) {
-    FeatureListSchema& s = Slot(feature_lists_, list.key);
+    FeatureListSchema& s = feature_lists_.Slot(list.key);
     const uint64_t n = list.steps.size();
     s.min_steps = s.present_in == 0 ? n : std::min(s.min_steps, n);
     s.max_steps = s.present_in == 0 ? n : std::max(s.max_steps, n);
@@ -105,17 +98,39 @@ void SchemaBuilder::AddSequenceExample(const SequenceExampleView& example) {
 }
 
 void SchemaBuilder::Merge(const SchemaBuilder& other) {
-  for (const auto& [name, s] : other.features_) Slot(features_, name).Merge(s);
-  for (const auto& [name, s] : other.feature_lists_) Slot(feature_lists_, name).Merge(s);
+  for (const auto& [name, s] : other.features_.names()) features_.Slot(name).Merge(s);
+  for (const auto& [name, s] : other.feature_lists_.names()) feature_lists_.Slot(name).Merge(s);
+  features_.mutable_other().Merge(other.features_.other());
+  features_.add_other_occurrences(other.features_.other_occurrences());
+  feature_lists_.mutable_other().Merge(other.feature_lists_.other());
+  feature_lists_.add_other_occurrences(other.feature_lists_.other_occurrences());
+}
+
+nlohmann::json OverCapJson(size_t max_features, uint64_t occurrences, nlohmann::json pooled) {
+  pooled["max_features"] = max_features;
+  pooled["occurrences"] = occurrences;
+  return pooled;
 }
 
 nlohmann::json SchemaBuilder::ToJson(bool sequence) const {
   nlohmann::json features = nlohmann::json::object();
-  for (const auto& [name, s] : features_) features[name] = s.ToJson();
-  if (!sequence) return {{"features", features}};
+  for (const auto& [name, s] : features_.names()) features[name] = s.ToJson();
+  const char* features_key = sequence ? "context" : "features";
+  nlohmann::json j = {{features_key, features}};
+  if (features_.reached()) {
+    j[std::string(features_key) + "_over_cap"] = OverCapJson(
+        features_.max_names(), features_.other_occurrences(), features_.other().ToJson());
+  }
+  if (!sequence) return j;
   nlohmann::json lists = nlohmann::json::object();
-  for (const auto& [name, s] : feature_lists_) lists[name] = s.ToJson();
-  return {{"context", features}, {"feature_lists", lists}};
+  for (const auto& [name, s] : feature_lists_.names()) lists[name] = s.ToJson();
+  j["feature_lists"] = lists;
+  if (feature_lists_.reached()) {
+    j["feature_lists_over_cap"] = OverCapJson(feature_lists_.max_names(),
+                                              feature_lists_.other_occurrences(),
+                                              feature_lists_.other().ToJson());
+  }
+  return j;
 }
 
 }  // namespace tfq::inspect

@@ -16,6 +16,7 @@
 
 #include "common/status.h"
 #include "example/example_view.h"
+#include "inspect/capped_map.h"
 
 namespace tfq::inspect {
 
@@ -45,25 +46,38 @@ struct FeatureListSchema {
   nlohmann::json ToJson() const;
 };
 
-// Accumulates the schema of a stream of records. Feature names are copied once per new name.
+// Accumulates the schema of a stream of records. Feature names are copied once per new name, for
+// at most `max_features` names (each of features/context and feature lists); later names are
+// pooled in one entry (capped_map.h).
 class SchemaBuilder {
  public:
+  explicit SchemaBuilder(size_t max_features = kDefaultMaxFeatures)
+      : features_(max_features), feature_lists_(max_features) {}
   void AddExample(const ExampleView& example);
   void AddSequenceExample(const SequenceExampleView& example);
   void Merge(const SchemaBuilder& other);
 
-  const std::map<std::string, FeatureSchema, std::less<>>& features() const { return features_; }
-  const std::map<std::string, FeatureListSchema, std::less<>>& feature_lists() const {
-    return feature_lists_;
+  const std::map<std::string, FeatureSchema, std::less<>>& features() const {
+    return features_.names();
   }
-  // {"features": {...}} or, for SequenceExamples, {"context": {...}, "feature_lists": {...}}.
+  const std::map<std::string, FeatureListSchema, std::less<>>& feature_lists() const {
+    return feature_lists_.names();
+  }
+  const CappedMap<FeatureSchema>& capped_features() const { return features_; }
+  const CappedMap<FeatureListSchema>& capped_feature_lists() const { return feature_lists_; }
+  // {"features": {...}} or, for SequenceExamples, {"context": {...}, "feature_lists": {...}};
+  // once the cap was reached, also "features_over_cap" (or "context_over_cap",
+  // "feature_lists_over_cap"): {"max_features": N, "occurrences": K, ...the pooled schema}.
   nlohmann::json ToJson(bool sequence) const;
 
  private:
   void AddFeatures(const FeaturesView& features);
-  std::map<std::string, FeatureSchema, std::less<>> features_;  // Example features or context
-  std::map<std::string, FeatureListSchema, std::less<>> feature_lists_;
+  CappedMap<FeatureSchema> features_;  // Example features or context
+  CappedMap<FeatureListSchema> feature_lists_;
 };
+
+// The "..._over_cap" entry of a capped map: {"max_features": N, "occurrences": K} and `pooled`.
+nlohmann::json OverCapJson(size_t max_features, uint64_t occurrences, nlohmann::json pooled);
 
 }  // namespace tfq::inspect
 

@@ -14,7 +14,6 @@
 #include "io/file_streams.h"
 #include "io/pread_file.h"
 #include "io/read_ahead_file.h"
-#include "io/skipping_file.h"
 
 namespace tfq {
 namespace {
@@ -83,7 +82,6 @@ Result<std::unique_ptr<InputStream>> OpenInputFile(const std::string& path, Read
 
 std::unique_ptr<InputStream> NewRegularFileStream(std::string path, int fd, uint64_t size,
                                                   ReadPattern pattern) {
-  if (pattern == ReadPattern::kSkipping) return NewSkippingFileStream(std::move(path), fd, size);
   // A file of a few blocks is read before a thread would have started, and with one CPU the
   // reading thread would only take turns with its consumer.
   if (pattern == ReadPattern::kReadAhead && size > 4 * kReadAheadBlockBytes && UsableCpus() > 1) {

@@ -19,9 +19,10 @@ enum class ReadPattern {
 };
 
 // Opens `path` for reading; "-" is standard input. A regular file read kSequential goes through
-// pread() into a 256 KiB buffer (grown only for larger Peeks; io/pread_file.h); read kSkipping it
-// is walked through a mapping or with pread, whichever measures cheaper on the file's first MiB
-// (io/skipping_file.h: the answer depends on how the page cache holds the file); read kReadAhead
+// pread() into a 256 KiB buffer (grown only for larger Peeks; io/pread_file.h), and so is one read
+// kSkipping, whose long skips make the next pread a small one (a file is never mapped: a mapped
+// file that another process truncates kills the reader with SIGBUS, where pread reports an error
+// naming the file, exit 1, and the benchmarks found pread as fast for header walks); read kReadAhead
 // (and larger than a few blocks) it is read by a background thread ahead of the consumer
 // (io/read_ahead_file.h), so that the copy and the caller's work overlap. Pipes, terminals and
 // other special files are read with 1 MiB read() calls either way. Errors name the path:

@@ -1,5 +1,6 @@
 #include "io/pread_file.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -29,6 +30,7 @@ class PreadFileStream final : public BufferedInputStream {
     after_long_jump_ = false;
     for (;;) {
       ssize_t n = pread(fd_, dst, want, static_cast<off_t>(offset_));
+      if (n == 0 && offset_ < size_) return Shrank();
       if (n >= 0) {
         *produced = static_cast<size_t>(n);
         offset_ += static_cast<uint64_t>(n);
@@ -36,6 +38,17 @@ class PreadFileStream final : public BufferedInputStream {
       }
       if (errno != EINTR) return Status::FromErrno(name_, errno);
     }
+  }
+
+  // The file ends before the size it had when opened: another process truncated it. An error
+  // naming the file, not a cut-short TFRecord: the data may be fine, the read was not.
+  Status Shrank() const {
+    struct stat st;
+    const std::string now =
+        fstat(fd_, &st) == 0 ? std::to_string(st.st_size) + " now" : "fewer now";
+    return Status::IoError(name_ + ": the file shrank while it was read (" +
+                           std::to_string(size_) + " bytes when opened, " + now +
+                           "); read it again once nothing is writing to it");
   }
 
   uint64_t SkipUnread(uint64_t n) override {

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "io/compression.h"
+#include "tfrecord/crc_checkpoints.h"
 
 namespace tfq::tfrecord {
 namespace {
@@ -33,6 +34,17 @@ std::string Hex32(uint32_t v) {
 }
 
 constexpr uint64_t kPeekStep = uint64_t{64} << 20;
+
+// Peeks `want` bytes, asking in doubling steps from kPeekStep: a believed length is still only a
+// claim, and a short file claiming 1 GiB must cost a buffer the size of what it holds.
+Status PeekGrowing(InputStream& stream, uint64_t want, std::string_view* avail) {
+  uint64_t ask = std::min(want, kPeekStep);
+  for (;;) {
+    TFQ_RETURN_IF_ERROR(stream.Peek(ask, avail));
+    if (avail->size() < ask || ask == want) return Status::OK();
+    ask = std::min(want, ask * 2);
+  }
+}
 
 }  // namespace
 
@@ -141,14 +153,7 @@ bool RecordReader::Next(Mode mode, std::string_view* record) {
       return true;
     }
 
-    // A believed length is still only a claim: ask for a large record in doubling steps, so that
-    // a short file claiming 1 GiB costs a buffer the size of what it holds, not of the claim.
-    uint64_t want = std::min<uint64_t>(framed, kPeekStep);
-    for (;;) {
-      s = stream_->Peek(want, &avail);
-      if (!s.ok() || avail.size() < want || want == framed) break;
-      want = std::min<uint64_t>(framed, want * 2);
-    }
+    s = PeekGrowing(*stream_, framed, &avail);
     if (!s.ok()) {
       error_ = ReadError::kStream;
       status_ = std::move(s);
@@ -188,15 +193,20 @@ bool RecordReader::Next(Mode mode, std::string_view* record) {
   }
 }
 
-Status RecordReader::RecordVerifiesHere(bool* verifies) {
+Status RecordReader::RecordVerifiesHere(CrcCheckpoints* checkpoints, bool* verifies) {
   std::string_view header;
   TFQ_RETURN_IF_ERROR(stream_->Peek(kHeaderSize, &header));
   const uint64_t length = DecodeFixed64(header.data());
+  const uint64_t framed = length + kFramingOverhead;
+  // Beyond the record, as much again (up to a step): the next candidates' records, a few bytes
+  // further on, are then already buffered, so the buffer is not slid (copied) for each of them.
   std::string_view rec;
-  TFQ_RETURN_IF_ERROR(stream_->Peek(length + kFramingOverhead, &rec));
-  *verifies = rec.size() >= length + kFramingOverhead &&
-              DecodeFixed32(rec.data() + kHeaderSize + length) ==
-                  MaskedCrc(rec.data() + kHeaderSize, length);
+  TFQ_RETURN_IF_ERROR(PeekGrowing(*stream_, framed + std::min(framed, kPeekStep), &rec));
+  *verifies = false;
+  if (rec.size() < framed) return Status::OK();
+  const uint64_t at = stream_->position();
+  const uint32_t crc = checkpoints->Crc(rec, at, at + kHeaderSize, at + kHeaderSize + length);
+  *verifies = DecodeFixed32(rec.data() + kHeaderSize + length) == crc32c::Mask(crc);
   return Status::OK();
 }
 
@@ -205,6 +215,7 @@ bool RecordReader::Resync(uint64_t bad_offset) {
   // CRC, so that random bytes are not mistaken for a record.
   constexpr size_t kWindow = 1 << 16;
   const std::string problem = Where(bad_offset) + ": bad record header";
+  CrcCheckpoints checkpoints;  // each candidate's data CRC in time independent of its length
   ++skipped_.resyncs;
   stream_->Consume(1);
   uint64_t passed = 1;
@@ -226,7 +237,7 @@ bool RecordReader::Resync(uint64_t bad_offset) {
       stream_->Consume(advance);
       passed += advance;
       if (i == std::string_view::npos) continue;
-      s = RecordVerifiesHere(&verifies);
+      s = RecordVerifiesHere(&checkpoints, &verifies);
     }
     if (!s.ok()) {
       error_ = ReadError::kStream;

@@ -20,6 +20,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "common/status.h"
@@ -27,6 +28,8 @@
 #include "tfrecord/format.h"
 
 namespace tfq::tfrecord {
+
+class CrcCheckpoints;
 
 enum class CorruptionPolicy {
   kFail,          // the first problem ends reading with an error
@@ -98,6 +101,10 @@ class RecordReader {
   }
 
   const SkipReport& skipped() const { return skipped_; }
+  // Moves out the messages of skipped().messages noted since the last call, so that a caller
+  // reporting problems as they happen sees every one: the cap of SkipReport::kMaxMessages
+  // applies only to messages not taken. The counts in skipped() are not affected.
+  std::vector<std::string> TakeSkipMessages() { return std::exchange(skipped_.messages, {}); }
   const InputStream& stream() const { return *stream_; }
   const std::string& name() const { return stream_->name(); }
 
@@ -109,7 +116,7 @@ class RecordReader {
   // Scans forward from `offset` + 1 for a verifying record; false at end of stream or error.
   bool Resync(uint64_t offset);
   // Whether a complete record with a verifying data CRC starts at the stream's position.
-  Status RecordVerifiesHere(bool* verifies);
+  Status RecordVerifiesHere(CrcCheckpoints* checkpoints, bool* verifies);
   std::string Where(uint64_t offset) const;
 
   std::unique_ptr<InputStream> stream_;

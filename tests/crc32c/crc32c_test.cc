@@ -191,5 +191,24 @@ TEST_CASE("every implementation verifies every record of real TFRecord files" * 
   CheckEveryRecordCrc("magenta/tfrecord_iterator_test.tfrecord");
 }
 
+TEST_CASE("Combine joins two CRCs and takes a prefix's CRC off a whole's") {
+  std::string bytes(70000, '\0');
+  uint32_t state = 12345;
+  for (char& c : bytes) c = static_cast<char>((state = state * 1103515245u + 12345u) >> 24);
+  for (size_t split : {size_t{0}, size_t{1}, size_t{7}, size_t{4096}, size_t{65537}, bytes.size()}) {
+    for (size_t end : {split, split + 1, split + 13, size_t{70000}}) {
+      if (end > bytes.size() || end < split) continue;
+      CAPTURE(split);
+      CAPTURE(end);
+      const uint32_t a = Value(bytes.data(), split);
+      const uint32_t b = Value(bytes.data() + split, end - split);
+      const uint32_t whole = Value(bytes.data(), end);
+      CHECK(Combine(a, b, end - split) == whole);
+      CHECK(Combine(a, whole, end - split) == b);
+    }
+  }
+  CHECK(Combine(Value("1234"), Value("56789"), 5) == 0xe3069283u);  // crc32c("123456789")
+}
+
 }  // namespace
 }  // namespace tfq::crc32c

@@ -95,6 +95,38 @@ def tfrecord_length(length):
     out.write(header(int(length)) + b"\0" * 16)
 
 
+def tfrecord_resync_trap(megabytes, reach="end"):
+    """A bad header, then a fake header every 12 bytes whose length verifies and whose data CRC
+    fails: a resyncing reader that CRCs each candidate's claimed record does work quadratic in the
+    file's size. reach: "end", every record ends exactly at the end of the file; "half", every
+    record is half the file long (the first half's), so each ends 12 bytes after the one before
+    and a reader's buffer slides."""
+    size = int(float(megabytes) * (1 << 20)) // 12 * 12
+    out.write(b"\xff" * 12)  # a header whose length CRC fails
+    pos = 12
+    chunk = []
+    while pos + 16 <= size and (reach == "end" or pos + 16 + size // 2 <= size):
+        length = size - pos - 16 if reach == "end" else size // 2
+        chunk.append(header(length))  # for "end": data up to 4 bytes before the end, then the CRC
+        pos += 12
+        if len(chunk) == 4096:
+            out.write(b"".join(chunk))
+            chunk = []
+    out.write(b"".join(chunk) + b"\0" * (size - pos))
+
+
+def example_many_keys(count):
+    """`count` records, each an Example with its own feature name: per-name state without a cap
+    grows with the file (300,000 names in 11 MB took 1.5 GB in `inspect --stats`)."""
+    chunk = []
+    for i in range(int(count)):
+        chunk.append(record(example(b"key%d" % i, [i])))
+        if len(chunk) == 4096:
+            out.write(b"".join(chunk))
+            chunk = []
+    out.write(b"".join(chunk))
+
+
 def tfrecord_gzip_bomb(gigabytes):
     """Valid records of zeros, gzip members of 64 MiB each: ~1000:1, every record verifies."""
     rec = record(bytes_example(b"k", (1 << 20) - 64))
@@ -249,6 +281,7 @@ def png(width, height, mode):
 
 KINDS = {
     "tfrecord-length": tfrecord_length,
+    "tfrecord-resync-trap": tfrecord_resync_trap,
     "tfrecord-gzip-bomb": tfrecord_gzip_bomb,
     "tfrecord-zlib-bomb": tfrecord_zlib_bomb,
     "text-gzip-bomb": text_gzip_bomb,
@@ -260,6 +293,7 @@ KINDS = {
     "jsonl-many-values": jsonl_many_values,
     "records-distinct-keys": records_distinct_keys,
     "example": example_records,
+    "example-many-keys": example_many_keys,
     "jpeg-huge": jpeg_huge,
     "jpeg-scans": jpeg_scans,
     "png": png,

@@ -80,6 +80,24 @@ for f in len-under len-over; do
   done
 done
 
+# --- --resync over fake headers -----------------------------------------------------------------
+# After a bad header, 8 MB of fake headers (one every 12 bytes, length CRC verifying, data CRC not)
+# whose records all end at the end of the file, or each 12 bytes after the one before: checking
+# each candidate's data CRC by reading its whole claimed record took 178 s for 7.7 MB; every
+# mode must stay linear (about a second).
+echo "--resync traps"
+gen tfrecord-resync-trap 8 end > "$WORK/trap-end.tfrecord"
+gen tfrecord-resync-trap 8 half > "$WORK/trap-half.tfrecord"
+for f in trap-end trap-half; do
+  in="$WORK/$f.tfrecord"
+  for mode in --verify --count ""; do
+    bounded 100 10 3 "$TFQ" inspect $mode --resync "$in"
+    expect_stderr_contains "$in: record 0 (byte 0): bad record header; skipped 8388600 bytes to the end of the stream without finding another record"
+  done
+  bounded 100 10 3 "$TFQ" inspect --verify --resync - < "$in"
+  expect_stderr_contains "<stdin>: record 0 (byte 0): bad record header; skipped 8388600 bytes"
+done
+
 # --- Decompression bombs -------------------------------------------------------------------------
 echo "decompression bombs"
 gen tfrecord-gzip-bomb 4 > "$WORK/bomb.tfrecord.gz"        # 4 GiB of valid records in ~4 MB
@@ -186,6 +204,15 @@ gen example deep > "$WORK/ex-deep.tfrecord"
 bounded 64 10 0 "$TFQ" inspect --verify "$WORK/ex-deep.tfrecord"
 bounded 64 10 0 "$TFQ" inspect --records "$WORK/ex-deep.tfrecord"
 bounded 64 10 0 "$TFQ" convert "$WORK/ex-deep.tfrecord" -o "$WORK/ex-deep.jsonl"
+
+# 200,000 distinct feature names: the summary and --stats track the first 10,000 (--max-features)
+# and pool the rest, so memory stays bounded (1 GB and more without the cap).
+gen example-many-keys 200000 > "$WORK/many-keys.tfrecord"
+for mode in --stats ""; do
+  bounded 150 30 0 "$TFQ" inspect $mode --json "$WORK/many-keys.tfrecord"
+  expect_stdout_contains '"features_over_cap":{'
+  expect_stdout_contains '"occurrences":190000'
+done
 
 # --- Images ------------------------------------------------------------------------------------------
 echo "images"

@@ -14,8 +14,6 @@
 
 #include "common/test_env.h"
 #include "io/compression.h"
-#include "io/skipping_file.h"
-#include "io/window_file.h"
 #include "io_test_util.h"
 
 namespace tfq {
@@ -84,7 +82,7 @@ TEST_CASE("file, pipe, memory and gzip sources give the same bytes for the same 
     auto mapped = OpenOrDie(dir + "/data");
     auto mapped_trace = RunScript(*mapped, data, seed);
 
-    auto skipping = OpenInputFile(dir + "/data", ReadPattern::kSkipping);  // a mapped window
+    auto skipping = OpenInputFile(dir + "/data", ReadPattern::kSkipping);  // pread, small reads after long skips
     REQUIRE(skipping.ok());
     CHECK(RunScript(*skipping.value(), data, seed) == mapped_trace);
 
@@ -278,75 +276,65 @@ TEST_CASE("a string output stream appends and counts") {
   CHECK(s->Write("z").code() == StatusCode::kInternal);
 }
 
-TEST_CASE("the windowed file stream: views across window moves, large peeks, skips") {
-  const std::string dir = MakeTempDir();
-  std::string bytes(100000, '\0');
-  for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<char>(i * 7 + i / 251);
-  WriteFileOrDie(dir + "/f", bytes);
-  const int fd = open((dir + "/f").c_str(), O_RDONLY);
-  REQUIRE(fd >= 0);
-  auto s = NewWindowedFileStream(dir + "/f", fd, bytes.size(), /*window=*/4096);
-  std::string_view v;
-  REQUIRE(s->Peek(10, &v).ok());
-  CHECK(v == std::string_view(bytes).substr(0, v.size()));
-  s->Consume(4000);
-  REQUIRE(s->Peek(20000, &v).ok());  // larger than the window
-  CHECK(v.size() >= 20000);
-  CHECK(v.substr(0, 20000) == std::string_view(bytes).substr(4000, 20000));
-  uint64_t skipped = 0;
-  REQUIRE(s->Skip(50000, &skipped).ok());
-  CHECK(skipped == 50000);
-  REQUIRE(s->Peek(1, &v).ok());
-  CHECK(v.substr(0, 100) == std::string_view(bytes).substr(54000, 100));
-  REQUIRE(s->Skip(1 << 20, &skipped).ok());
-  CHECK(skipped == bytes.size() - 54000);
-  REQUIRE(s->Peek(1, &v).ok());
-  CHECK(v.empty());
-  CHECK(s->position() == bytes.size());
+// A header walker's calls (12 bytes read, then a short or a long jump): the bytes at every
+// position must be the file's, whether pread filled a buffer or read one header after a jump.
+TEST_CASE("a file read for skipping hands out the file's bytes after short and long jumps") {
+  const std::string data = TestBytes((size_t{8} << 20) + 123);
+  const std::string path = MakeTempDir() + "/walk";
+  WriteFileOrDie(path, data);
+  auto opened = OpenInputFile(path, ReadPattern::kSkipping);
+  REQUIRE(opened.ok());
+  InputStream& s = *opened.value();
+  std::mt19937 rng(7);
+  uint64_t pos = 0;
+  size_t steps = 0;
+  while (pos < data.size()) {
+    std::string_view v;
+    REQUIRE(s.Peek(12, &v).ok());
+    REQUIRE(v.size() >= std::min<uint64_t>(12, data.size() - pos));
+    REQUIRE(v == std::string_view(data).substr(pos, v.size()));
+    s.Consume(std::min<size_t>(12, v.size()));
+    pos += std::min<size_t>(12, v.size());
+    const uint64_t jump = rng() % 2 ? rng() % 2000 : 60000 + rng() % 200000;
+    uint64_t skipped = 0;
+    REQUIRE(s.Skip(jump, &skipped).ok());
+    REQUIRE(skipped == std::min<uint64_t>(jump, data.size() - pos));
+    pos += skipped;
+    REQUIRE(s.position() == pos);
+    ++steps;
+  }
+  CHECK(steps > 60);
+  std::string_view end;
+  REQUIRE(s.Peek(1, &end).ok());
+  CHECK(end.empty());
 }
 
-}  // namespace
-}  // namespace tfq
-
-namespace tfq {
-
-// A header walker's calls over a file long enough for both of the skipping stream's trials and
-// the choice after them: the bytes at every position must be the file's, whichever way wins.
-TEST_CASE("the skipping stream hands out the file's bytes through its trials and either choice") {
-  const std::string data = testing::TestBytes((size_t{40} << 20) + 123);
-  const std::string path = testing::MakeTempDir() + "/walk";
-  testing::WriteFileOrDie(path, data);
-  for (SkippingTrialOutcome outcome :
-       {SkippingTrialOutcome::kMeasured, SkippingTrialOutcome::kMappedWins,
-        SkippingTrialOutcome::kPreadWins}) {
-    CAPTURE(static_cast<int>(outcome));
-    const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    REQUIRE(fd >= 0);
-    auto s = NewSkippingFileStream(path, fd, data.size(), outcome);
-    std::mt19937 rng(static_cast<uint32_t>(outcome));
-    uint64_t pos = 0;
-    size_t steps = 0;
-    while (pos < data.size()) {
-      std::string_view v;
-      REQUIRE(s->Peek(12, &v).ok());
-      REQUIRE(v.size() >= std::min<uint64_t>(12, data.size() - pos));
-      REQUIRE(v == std::string_view(data).substr(pos, v.size()));
-      s->Consume(std::min<size_t>(12, v.size()));
-      pos += std::min<size_t>(12, v.size());
-      // Short and long jumps: pread reads a buffer after one and a header after the other.
-      const uint64_t jump = rng() % 2 ? rng() % 2000 : 60000 + rng() % 200000;
-      uint64_t skipped = 0;
-      REQUIRE(s->Skip(jump, &skipped).ok());
-      REQUIRE(skipped == std::min<uint64_t>(jump, data.size() - pos));
-      pos += skipped;
-      REQUIRE(s->position() == pos);
-      ++steps;
-    }
-    CHECK(steps > 300);
-    std::string_view end;
-    REQUIRE(s->Peek(1, &end).ok());
-    CHECK(end.empty());
+// Another process truncating a file while it is read: the reader must get an error naming the
+// file (a mapped file would have killed the process with SIGBUS), never a clean early end.
+TEST_CASE("a regular file that shrinks while it is read is an I/O error naming it") {
+  const std::string data = TestBytes(size_t{1} << 20);
+  const std::string path = MakeTempDir() + "/shrinking";
+  for (ReadPattern pattern : {ReadPattern::kSkipping, ReadPattern::kSequential}) {
+    CAPTURE(static_cast<int>(pattern));
+    WriteFileOrDie(path, data);
+    auto opened = OpenInputFile(path, pattern);
+    REQUIRE(opened.ok());
+    InputStream& s = *opened.value();
+    std::string_view v;
+    REQUIRE(s.Peek(12, &v).ok());
+    s.Consume(12);
+    REQUIRE(truncate(path.c_str(), 4096) == 0);
+    // A header walker jumps past the new end (the size it knows is the old one), then peeks.
+    uint64_t skipped = 0;
+    REQUIRE(s.Skip(500000, &skipped).ok());
+    CHECK(skipped == 500000);
+    Status st = s.Peek(12, &v);
+    CHECK(st.code() == StatusCode::kIoError);
+    CHECK(st.message().find(path + ": the file shrank while it was read (1048576 bytes when opened, "
+                            "4096 now)") != std::string::npos);
+    CHECK(v.empty());
   }
 }
 
+}  // namespace
 }  // namespace tfq

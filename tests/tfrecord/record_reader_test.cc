@@ -218,6 +218,31 @@ TEST_CASE("resync over trailing garbage ends, reporting what it skipped") {
   CHECK(reader.skipped().resync_bytes == 100);
 }
 
+// Fake headers whose claimed records span the genuine ones (their data CRCs checked through
+// CrcCheckpoints, in time independent of their length): the first candidate whose record verifies
+// is still the one the reader picks up, byte for byte as before.
+TEST_CASE("resync past fake headers with long claimed lengths finds the first verifying record") {
+  std::string payload(300000, '\0');
+  for (size_t i = 0; i < payload.size(); ++i) payload[i] = static_cast<char>(i * 7 + i / 1000);
+  const std::string tail = Frame({payload, "after"});
+  std::string fakes;
+  for (int i = 0; i < 200; ++i) {
+    char header[kHeaderSize];
+    // Each fake record ends inside or at the end of the genuine ones, at varying places.
+    const uint64_t claimed = (200 - i) * 12 + (i % 3 == 0 ? tail.size() - 16 : tail.size() / 2);
+    EncodeHeader(claimed, header);
+    fakes.append(header, kHeaderSize);
+  }
+  const std::string bytes = Frame({"a"}) + std::string(12, '\xff') + fakes + tail;
+  RecordReaderOptions options;
+  options.on_corruption = CorruptionPolicy::kResync;
+  auto reader = ReaderOver(bytes, options);
+  CHECK(ReadAll(reader) == std::vector<std::string>{"a", payload, "after"});
+  CHECK(reader.status().ok());
+  CHECK(reader.skipped().resyncs == 1);
+  CHECK(reader.skipped().resync_bytes == 12 + fakes.size());
+}
+
 TEST_CASE("Skip counts records from headers alone and still detects truncation") {
   const std::string good = Frame(kRecords);
   auto reader = ReaderOver(good);
