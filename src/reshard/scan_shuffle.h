@@ -44,6 +44,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/page_buffer.h"
 #include "common/status.h"
 #include "reshard/random.h"
 #include "reshard/write_queue.h"
@@ -139,12 +140,13 @@ class ScanShuffle {
   // Copies, verifies and hashes records [begin, end) (in file order).
   // Their hashes go to `keyed`.
   Status Copy(const Located* begin, const Located* end, char* block, Keyed* keyed,
-              const std::atomic<bool>* stop) const;
+              char* read_buffer, const std::atomic<bool>* stop) const;
 
   const std::vector<std::string> paths_;
   const uint64_t memory_;
   const size_t copiers_;
   std::vector<std::unique_ptr<SourceFile>> inputs_;  // open during Drain
+  std::vector<PageBuffer> read_buffers_;  // one per copier, during Drain
   std::vector<uint32_t> sizes_;  // payload sizes, by global index
   std::vector<uint16_t> range_of_;  // by global index: the key range holding it (Drain)
   std::vector<Anchor> anchors_;
