@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -52,6 +53,14 @@ Status CheckTemporarySpace(const std::string& dir, uint64_t spill_bytes) {
       " is free; choose another directory with --tmp-dir (or raise --memory)");
 }
 
+// The machine's physical memory, or 0 when unknown.
+uint64_t PhysicalMemory() {
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page_bytes = sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || page_bytes <= 0) return 0;
+  return static_cast<uint64_t>(pages) * static_cast<uint64_t>(page_bytes);
+}
+
 }  // namespace
 
 uint64_t ShuffleInputReserve(uint64_t memory) {
@@ -68,10 +77,19 @@ std::string ShuffleTmpDir(const ShuffleOptions& options) {
 Status ValidateShuffleOptions(const ShuffleOptions& o) {
   TFQ_RETURN_IF_ERROR(ValidateShardPrefix(o.output.prefix));
   if (o.shards == 0) return Status::InvalidArgument("--shards must be at least 1");
+  if (o.shards > o.output.max_shards) {
+    return Status::InvalidArgument("--shards must be at most " + std::to_string(o.output.max_shards) +
+                                   " (what shard names can number)");
+  }
   if (o.window == 0 && o.memory < kMinShuffleMemory) {
     return Status::InvalidArgument("--memory must be at least " + FormatByteSize(kMinShuffleMemory) +
                                    " (" + FormatByteSize(ShuffleInputReserve(o.memory) + kShuffleBufferMemory) +
                                    " of it goes to I/O buffers)");
+  }
+  // A bound above the machine's memory bounds nothing, and its arena could not even be reserved.
+  if (const uint64_t physical = PhysicalMemory(); o.window == 0 && physical > 0 && o.memory > physical) {
+    return Status::InvalidArgument("--memory " + FormatByteSize(o.memory) + " is more than this machine's " +
+                                   FormatByteSize(physical) + " of memory");
   }
   if (!o.tmp_dir.empty()) {
     struct stat st;

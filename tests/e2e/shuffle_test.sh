@@ -120,6 +120,30 @@ expect_exit 1 "$TFQ" shuffle "${small[@]}" -o "$WORK/u/x" --seed 1 --tmp-dir "$W
 expect_stderr_contains "nowhere"
 expect_empty_dir "$WORK/u"
 
+# Absurd numbers: each a usage error naming its flag, at once, and nothing written. CLI11 reads
+# "-1" into an unsigned option as 2^64 - 1 (--shards -1 once ran forever; --seed -1 and
+# --window -1 ran as 2^64 - 1) and a number beyond 2^64 - 1 as that. At most 99999 shards.
+huge=18446744073709551616
+for v in -1 0 100000 "$huge" 1.5 abc ""; do
+  expect_usage_error "--shards" "$TFQ" shuffle "${small[@]}" -o "$WORK/u/x" --seed 1 --shards "$v"
+  expect_usage_error "--shards" "$TFQ" shuffle "${small[@]}" -o "$WORK/u/x" --seed 1 --shards "$v" --window 4
+done
+for v in -1 "$huge" 0x10 1e3 abc ""; do
+  expect_usage_error "--seed" "$TFQ" shuffle "${small[@]}" -o "$WORK/u/x" --seed "$v"
+done
+for v in -1 0 "$huge" abc; do
+  expect_usage_error "--window" "$TFQ" shuffle "${small[@]}" -o "$WORK/u/x" --seed 1 --window "$v"
+done
+for v in -1 0 23MiB 1e99 100000TB 18446744073709551615 abc; do
+  expect_usage_error "--memory" "$TFQ" shuffle "${small[@]}" -o "$WORK/u/x" --seed 1 --memory "$v"
+done
+expect_empty_dir "$WORK/u"
+# At the ends of the ranges the same flags work.
+expect_exit 0 "$TFQ" shuffle "${small[@]}" -o "$WORK/u/x" --seed 18446744073709551615 --shards 3 -q
+checks=$((checks + 1)); [[ $(count "$WORK"/u/x-*-of-00003) == 300 ]] || fail "the largest seed"
+expect_exit 0 "$TFQ" shuffle "${small[@]}" -o "$WORK/u/w" --seed 0 --window 18446744073709551615 -q
+checks=$((checks + 1)); [[ $(count "$WORK/u/w-00000-of-00001") == 300 ]] || fail "the largest window"
+
 # Corrupt input: exit 3, and neither output nor temporary, whichever way the shuffle goes.
 mkdir -p "$WORK/bad" "$WORK/c"
 cp "$WORK/in/med.tfrecord" "$WORK/bad/med.tfrecord"
