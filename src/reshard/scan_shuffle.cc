@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <system_error>
 #include <thread>
 
@@ -157,10 +158,11 @@ uint64_t ScanShuffle::TableBytes() const {
 }
 
 Status ScanShuffle::Add(uint32_t file, uint64_t framed_offset, uint64_t size) {
-  if (size > UINT32_MAX || size + tfrecord::kFramingOverhead + kScanRecordOverhead > memory_ / 4) {
+  if (size > UINT32_MAX) {
     return Status::ResourceExhausted("a record of " + std::to_string(size) +
-                                     " bytes does not fit in the memory for records; raise --memory");
+                                     " bytes is too large to re-scan (at most 4 GiB)");
   }
+  max_cost_ = std::max(max_cost_, size + tfrecord::kFramingOverhead + kScanRecordOverhead);
   // A growing table must stay a small part of the budget (it is reserved from the input's
   // estimated record count; doubling beyond that is checked here).
   if (sizes_.size() == sizes_.capacity() && 2 * TableBytes() + kTableBytesPerRecord > memory_ / 4) {
@@ -356,15 +358,24 @@ void ScanShuffle::AssignRanges(const ShuffleKeys& keys, const std::vector<ScanRa
   }
 }
 
-Status ScanShuffle::Drain(const ShuffleKeys& keys, const Emit& emit) {
+uint64_t ScanShuffle::BlocksBytes() const {
   const uint64_t fixed = TableBytes() + copiers_ * (kScanReadBuffer + kPageBytes);
-  if (fixed >= memory_ / 2) {
+  return memory_ > fixed ? (memory_ - fixed) / 16 * 16 : 0;
+}
+
+Status ScanShuffle::Drain(const ShuffleKeys& keys, const Emit& emit) {
+  if (TableBytes() + copiers_ * (kScanReadBuffer + kPageBytes) >= memory_ / 2) {
     return Status::ResourceExhausted("the record table alone takes half the memory budget");
+  }
+  if (!HoldsLargestRecord()) {
+    return Status::ResourceExhausted("the largest record does not fit beside the record table");
   }
   // Two blocks: one range is written from one while the next is gathered into the other (with
   // two cores, writing the output, mostly the kernel's copy into new page-cache pages, costs
-  // about as much as gathering; see docs/shuffle.md).
-  const uint64_t budget = (memory_ - fixed) / 2 / 16 * 16;
+  // about as much as gathering; see docs/shuffle.md). One block of all the memory, taking turns,
+  // when the largest record would not fit in half of it.
+  const bool two_blocks = max_cost_ <= BlocksBytes() / 2 / 16 * 16;
+  const uint64_t budget = two_blocks ? BlocksBytes() / 2 / 16 * 16 : BlocksBytes();
   // Passes beyond a few thousand would take days; refuse rather than plan them (the plan's
   // cost also grows with the bins too full for a range, which so many ranges would make common).
   u128 total = 0;
@@ -393,9 +404,13 @@ Status ScanShuffle::Drain(const ShuffleKeys& keys, const Emit& emit) {
   for (size_t t = 0; t < copiers_; ++t) read_buffers_.push_back(AllocatePageBuffer(kScanReadBuffer + kPageBytes));
   Result<Block> first = Block::Map(budget);
   if (!first.ok()) return first.status();
-  Result<Block> second = Block::Map(budget);
-  if (!second.ok()) return second.status();
-  char* const blocks[2] = {first->data(), second->data()};
+  std::optional<Block> second;
+  if (two_blocks) {
+    Result<Block> mapped = Block::Map(budget);
+    if (!mapped.ok()) return mapped.status();
+    second.emplace(std::move(mapped).value());
+  }
+  char* const blocks[2] = {first->data(), second ? second->data() : first->data()};
   std::atomic<bool> stop{false};
   ++passes_;
   TFQ_RETURN_IF_ERROR(Gather(keys, 0, ranges[0], blocks[0], budget, &stop));
@@ -411,7 +426,7 @@ Status ScanShuffle::Drain(const ShuffleKeys& keys, const Emit& emit) {
     if (more) {
       ++passes_;
       try {
-        next = std::thread(gather);
+        if (two_blocks) next = std::thread(gather);
       } catch (const std::system_error&) {  // no thread to be had: gather after writing
       }
     }
