@@ -400,7 +400,7 @@ Status ScanShuffle::Drain(const ShuffleKeys& keys, const Emit& emit) {
   // its source's offset within a page, the kernel's fast case (common/page_buffer.h). Allocated
   // once, not by each pass's threads: 1 MiB blocks freed and taken again every pass fragmented
   // glibc's heap (after the first such free it serves them from the heap, not by mmap), and the
-  // holes stayed resident: 24 MiB with 12 shards peaked at 38.5 MB (docs/shuffle.md).
+  // holes stayed resident: the peak grew past --memory with the shard count (docs/shuffle.md).
   for (size_t t = 0; t < copiers_; ++t) read_buffers_.push_back(AllocatePageBuffer(kScanReadBuffer + kPageBytes));
   Result<Block> first = Block::Map(budget);
   if (!first.ok()) return first.status();
