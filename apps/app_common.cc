@@ -1,5 +1,6 @@
 #include "app_common.h"
 
+#include <charconv>
 #include <cstdio>
 
 #include "common/byte_size.h"
@@ -112,6 +113,22 @@ Status StdoutBuffer::Write() {
 Status StdoutBuffer::Finish() {
   TFQ_RETURN_IF_ERROR(Write());
   return out_->Close();
+}
+
+CLI::Validator WholeNumberIn(uint64_t lo, uint64_t hi) {
+  const std::string range = std::to_string(lo) + " to " + std::to_string(hi);
+  return CLI::Validator(
+      [lo, hi, range](std::string& text) -> std::string {
+        uint64_t value = 0;
+        const char* end = text.data() + text.size();
+        const auto [stop, error] = std::from_chars(text.data(), end, value);
+        const bool digits_only = !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
+        if (!digits_only || error != std::errc() || stop != end || value < lo || value > hi) {
+          return "Value " + text + " not in range " + range;
+        }
+        return std::string();
+      },
+      "UINT in [" + std::to_string(lo) + " - " + std::to_string(hi) + "]");
 }
 
 }  // namespace tfq::app

@@ -76,6 +76,13 @@ class StdoutBuffer {
   std::string buffer_;
 };
 
+// A CLI11 check (->check(WholeNumberIn(1, kMaxShards))) that an integer option's text is a
+// decimal whole number from `lo` to `hi`, with CLI::Range's message ("--shards: Value -1 not in
+// range 1 to 99999"). Unlike CLI::Range it judges the text as written: CLI11 reads "-1" into an
+// unsigned option as 18446744073709551615 and a number too large for it as that same maximum,
+// which a range ending at the maximum (a seed, a record count) would accept.
+CLI::Validator WholeNumberIn(uint64_t lo, uint64_t hi);
+
 }  // namespace tfq::app
 
 #endif  // TFQ_APPS_APP_COMMON_H_

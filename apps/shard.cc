@@ -37,6 +37,7 @@ int RunShardCommand(const ShardCommandOptions& opts) {
   options.num_shards = opts.num_shards;
   options.output.prefix = opts.output;
   options.output.suffix = opts.suffix;
+  options.output.max_shards = kMaxShards;
   if (!opts.shard_size.empty()) {
     Result<uint64_t> size = ParseByteSize(opts.shard_size);
     if (!size.ok()) return ReportError(size.status().WithPrefix("--shard-size"));
@@ -69,16 +70,19 @@ void SetupShardCommand(CLI::App& app, int* exit_code) {
   CLI::App* cmd = app.add_subcommand("shard", "Re-split or merge TFRecord files into N shards");
   AddReshardIoFlags(cmd, &opts->input, &opts->compression);
   cmd->add_option("-o,--output", opts->output, "shard prefix: PREFIX-00000-of-0000N")->required();
-  cmd->add_option("--shards", opts->shards, "write N shards");
+  cmd->add_option("--shards", opts->shards, "write N shards")->check(WholeNumberIn(1, kMaxShards));
   cmd->add_option("--shard-size", opts->shard_size,
                   "shards of about SIZE framed bytes (256MB, 1GiB); with --contiguous, at most SIZE");
-  cmd->add_option("--records-per-shard", opts->records_per_shard, "shards of at most K records");
+  cmd->add_option("--records-per-shard", opts->records_per_shard, "shards of at most K records")
+      ->check(WholeNumberIn(1, UINT64_MAX));
   cmd->add_flag("--contiguous", opts->contiguous,
                 "consecutive records stay together (default: round-robin, record j to shard j % N)");
   cmd->add_option("--suffix", opts->suffix, "appended to shard names, e.g. .tfrecord or .tfrecord.gz");
   CLI::Option* index = cmd->add_option("--index", opts->index,
-                                       "write only shard i of --num-shards: records j with j % n == i (tf.data)");
-  CLI::Option* num = cmd->add_option("--num-shards", opts->num_shards, "the n of --index");
+                                       "write only shard i of --num-shards: records j with j % n == i (tf.data)")
+                          ->check(WholeNumberIn(0, kMaxShards - 1));
+  CLI::Option* num = cmd->add_option("--num-shards", opts->num_shards, "the n of --index")
+                         ->check(WholeNumberIn(1, kMaxShards));
   index->needs(num);
   num->needs(index);
   cmd->add_flag("--json", opts->json, "print the summary as JSON on stdout");

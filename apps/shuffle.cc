@@ -43,6 +43,7 @@ int RunShuffleCommand(const ShuffleCommandOptions& opts) {
   }
   options.output.prefix = opts.output;
   options.output.suffix = opts.suffix;
+  options.output.max_shards = kMaxShards;
   Result<uint64_t> memory = ParseByteSize(opts.memory);
   if (!memory.ok()) return ReportError(memory.status().WithPrefix("--memory"));
   options.memory = memory.value();
@@ -77,8 +78,11 @@ void SetupShuffleCommand(CLI::App& app, int* exit_code) {
   AddReshardIoFlags(cmd, &opts->input, &opts->compression);
   cmd->add_option("-o,--output", opts->output, "shard prefix: PREFIX-00000-of-0000N")->required();
   cmd->add_option("--seed", opts->seed, "the permutation's seed: same inputs and seed, same bytes out")
-      ->required();
-  cmd->add_option("--shards", opts->shards, "cut the shuffled records into N shards")->capture_default_str();
+      ->required()
+      ->check(WholeNumberIn(0, UINT64_MAX));
+  cmd->add_option("--shards", opts->shards, "cut the shuffled records into N shards")
+      ->capture_default_str()
+      ->check(WholeNumberIn(1, kMaxShards));
   cmd->add_option("--memory", opts->memory,
                   "memory for the whole run (peak RSS stays within it plus a few MiB); larger inputs "
                   "go through temporary buckets")
@@ -88,7 +92,8 @@ void SetupShuffleCommand(CLI::App& app, int* exit_code) {
                   "the input's size");
   cmd->add_option("--window", opts->window,
                   "instead: tf.data's streaming shuffle(buffer_size=N), N records in memory (not "
-                  "bounded by --memory), shards dealt round-robin");
+                  "bounded by --memory), shards dealt round-robin")
+      ->check(WholeNumberIn(1, UINT64_MAX));
   cmd->add_option("--suffix", opts->suffix, "appended to shard names, e.g. .tfrecord or .tfrecord.gz");
   // For benchmarks and tests only (the output is the same): force how the key order is found.
   cmd->add_option("--method", opts->method, "auto|buckets|reread|rescan")->group("");

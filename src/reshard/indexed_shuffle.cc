@@ -27,11 +27,15 @@ IndexedShuffle::IndexedShuffle(std::vector<std::string> paths, uint64_t memory,
 
 IndexedShuffle::~IndexedShuffle() = default;
 
+uint64_t IndexedShuffle::ResidentBytes() const {
+  return refs_.capacity() * sizeof(RecordRef) + max_framed_ + kPageBytes;
+}
+
 Status IndexedShuffle::Add(uint64_t key, uint32_t file, uint64_t framed_offset, uint64_t size) {
   const RecordRef ref{key, framed_offset, static_cast<uint32_t>(size), file};
-  if (size > UINT32_MAX || RunCost(ref) > memory_ / 4) {
+  if (size > UINT32_MAX) {
     return Status::ResourceExhausted("a record of " + std::to_string(size) +
-                                     " bytes does not fit in the memory for records; raise --memory");
+                                     " bytes is too large to re-read (at most 4 GiB)");
   }
   max_framed_ = std::max(max_framed_, RunCost(ref));
   refs_.push_back(ref);
@@ -52,11 +56,12 @@ Status IndexedShuffle::OpenInputs(std::vector<std::shared_ptr<const SourceFile>>
 Status IndexedShuffle::Drain(const IndexedEmit& emit) {
   std::sort(refs_.begin(), refs_.end(),
             [](const RecordRef& a, const RecordRef& b) { return a.key < b.key; });
-  const uint64_t fixed = refs_.capacity() * sizeof(RecordRef) + max_framed_ + kPageBytes;
-  if (fixed >= memory_ / 2) {
-    return Status::ResourceExhausted("the record index alone takes half the memory budget");
+  if (!HoldsLargestRecord()) {
+    return Status::ResourceExhausted("the record index and the largest record take more than the memory budget");
   }
-  const uint64_t budget = memory_ - fixed;
+  // What a run prefetches is the kernel's page cache, not this process's memory: at least the
+  // largest record, so that every run takes one.
+  const uint64_t budget = std::max(memory_ - ResidentBytes(), max_framed_);
   std::vector<std::shared_ptr<const SourceFile>> inputs;
   TFQ_RETURN_IF_ERROR(OpenInputs(&inputs));
   // A page more than the largest record: each is read to its source's offset within a page,

@@ -53,14 +53,19 @@ class IndexedShuffle {
   IndexedShuffle(std::vector<std::string> paths, uint64_t memory, uint64_t expected_records);
   ~IndexedShuffle();
 
-  // Notes a record. It must fit in a run (kResourceExhausted otherwise).
+  // Notes a record (of at most 4 GiB: kResourceExhausted otherwise).
   Status Add(uint64_t key, uint32_t file, uint64_t framed_offset, uint64_t size);
+  // Whether the references and the largest record fit in `memory` together, as Drain needs
+  // (kResourceExhausted otherwise).
+  bool HoldsLargestRecord() const { return ResidentBytes() <= memory_; }
   // Calls `emit` for every record in increasing key order.
   Status Drain(const IndexedEmit& emit);
 
   uint64_t runs() const { return runs_; }
 
  private:
+  // What Drain holds: the references and one record (framed, and a page).
+  uint64_t ResidentBytes() const;
   Status OpenInputs(std::vector<std::shared_ptr<const SourceFile>>* inputs) const;
 
   const std::vector<std::string> paths_;

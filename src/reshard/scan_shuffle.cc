@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <system_error>
 #include <thread>
 
@@ -157,10 +158,11 @@ uint64_t ScanShuffle::TableBytes() const {
 }
 
 Status ScanShuffle::Add(uint32_t file, uint64_t framed_offset, uint64_t size) {
-  if (size > UINT32_MAX || size + tfrecord::kFramingOverhead + kScanRecordOverhead > memory_ / 4) {
+  if (size > UINT32_MAX) {
     return Status::ResourceExhausted("a record of " + std::to_string(size) +
-                                     " bytes does not fit in the memory for records; raise --memory");
+                                     " bytes is too large to re-scan (at most 4 GiB)");
   }
+  max_cost_ = std::max(max_cost_, size + tfrecord::kFramingOverhead + kScanRecordOverhead);
   // A growing table must stay a small part of the budget (it is reserved from the input's
   // estimated record count; doubling beyond that is checked here).
   if (sizes_.size() == sizes_.capacity() && 2 * TableBytes() + kTableBytesPerRecord > memory_ / 4) {
@@ -234,7 +236,7 @@ Status ScanShuffle::Gather(const ShuffleKeys& keys, uint16_t range_id, const Sca
   for (size_t t = 0; t < parts; ++t) {
     const uint64_t begin = m * t / parts, end = m * (t + 1) / parts;
     const auto copy = [this, located, keyed, block, begin, end, stop, &status, t] {
-      status[t] = Copy(located + begin, located + end, block, keyed, stop);
+      status[t] = Copy(located + begin, located + end, block, keyed, read_buffers_[t].get(), stop);
     };
     bool started = false;
     if (t + 1 < parts) {
@@ -252,10 +254,7 @@ Status ScanShuffle::Gather(const ShuffleKeys& keys, uint16_t range_id, const Sca
 }
 
 Status ScanShuffle::Copy(const Located* begin, const Located* end, char* block, Keyed* keyed,
-                         const std::atomic<bool>* stop) const {
-  // A page more than the reads need: each lands at its source's offset within a page, the
-  // kernel's fast case (common/page_buffer.h).
-  const PageBuffer buffer = AllocatePageBuffer(kScanReadBuffer + kPageBytes);
+                         char* read_buffer, const std::atomic<bool>* stop) const {
   for (const Located* first = begin; first != end;) {
     if (stop->load(std::memory_order_relaxed)) return Status::Cancelled("shuffle: gathering stopped");
     // Records close together in one file are read with one pread through the buffer: a system
@@ -274,7 +273,7 @@ Status ScanShuffle::Copy(const Located* begin, const Located* end, char* block, 
     if (last == first + 1) {
       TFQ_RETURN_IF_ERROR(ReadAllAt(fd, block + first->dest, span_end - first->offset, first->offset, path));
     } else {
-      char* const span = PlaceAt(buffer.get(), first->offset);
+      char* const span = PlaceAt(read_buffer, first->offset);
       TFQ_RETURN_IF_ERROR(ReadAllAt(fd, span, span_end - first->offset, first->offset, path));
       for (const Located* r = first; r != last; ++r) {
         std::memcpy(block + r->dest, span + (r->offset - first->offset),
@@ -359,15 +358,24 @@ void ScanShuffle::AssignRanges(const ShuffleKeys& keys, const std::vector<ScanRa
   }
 }
 
-Status ScanShuffle::Drain(const ShuffleKeys& keys, const Emit& emit) {
+uint64_t ScanShuffle::BlocksBytes() const {
   const uint64_t fixed = TableBytes() + copiers_ * (kScanReadBuffer + kPageBytes);
-  if (fixed >= memory_ / 2) {
+  return memory_ > fixed ? (memory_ - fixed) / 16 * 16 : 0;
+}
+
+Status ScanShuffle::Drain(const ShuffleKeys& keys, const Emit& emit) {
+  if (TableBytes() + copiers_ * (kScanReadBuffer + kPageBytes) >= memory_ / 2) {
     return Status::ResourceExhausted("the record table alone takes half the memory budget");
+  }
+  if (!HoldsLargestRecord()) {
+    return Status::ResourceExhausted("the largest record does not fit beside the record table");
   }
   // Two blocks: one range is written from one while the next is gathered into the other (with
   // two cores, writing the output, mostly the kernel's copy into new page-cache pages, costs
-  // about as much as gathering; see docs/shuffle.md).
-  const uint64_t budget = (memory_ - fixed) / 2 / 16 * 16;
+  // about as much as gathering; see docs/shuffle.md). One block of all the memory, taking turns,
+  // when the largest record would not fit in half of it.
+  const bool two_blocks = max_cost_ <= BlocksBytes() / 2 / 16 * 16;
+  const uint64_t budget = two_blocks ? BlocksBytes() / 2 / 16 * 16 : BlocksBytes();
   // Passes beyond a few thousand would take days; refuse rather than plan them (the plan's
   // cost also grows with the bins too full for a range, which so many ranges would make common).
   u128 total = 0;
@@ -388,11 +396,21 @@ Status ScanShuffle::Drain(const ShuffleKeys& keys, const Emit& emit) {
     if (!input.ok()) return input.status();
     inputs_.push_back(std::move(input).value());
   }
+  // One read buffer per copier for all passes, a page more than the reads need: each lands at
+  // its source's offset within a page, the kernel's fast case (common/page_buffer.h). Allocated
+  // once, not by each pass's threads: 1 MiB blocks freed and taken again every pass fragmented
+  // glibc's heap (after the first such free it serves them from the heap, not by mmap), and the
+  // holes stayed resident: the peak grew past --memory with the shard count (docs/shuffle.md).
+  for (size_t t = 0; t < copiers_; ++t) read_buffers_.push_back(AllocatePageBuffer(kScanReadBuffer + kPageBytes));
   Result<Block> first = Block::Map(budget);
   if (!first.ok()) return first.status();
-  Result<Block> second = Block::Map(budget);
-  if (!second.ok()) return second.status();
-  char* const blocks[2] = {first->data(), second->data()};
+  std::optional<Block> second;
+  if (two_blocks) {
+    Result<Block> mapped = Block::Map(budget);
+    if (!mapped.ok()) return mapped.status();
+    second.emplace(std::move(mapped).value());
+  }
+  char* const blocks[2] = {first->data(), second ? second->data() : first->data()};
   std::atomic<bool> stop{false};
   ++passes_;
   TFQ_RETURN_IF_ERROR(Gather(keys, 0, ranges[0], blocks[0], budget, &stop));
@@ -408,7 +426,7 @@ Status ScanShuffle::Drain(const ShuffleKeys& keys, const Emit& emit) {
     if (more) {
       ++passes_;
       try {
-        next = std::thread(gather);
+        if (two_blocks) next = std::thread(gather);
       } catch (const std::system_error&) {  // no thread to be had: gather after writing
       }
     }

@@ -44,6 +44,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/page_buffer.h"
 #include "common/status.h"
 #include "reshard/random.h"
 #include "reshard/write_queue.h"
@@ -94,8 +95,13 @@ class ScanShuffle {
   ScanShuffle& operator=(const ScanShuffle&) = delete;
 
   // Notes the next record (global index order): its input, the offset of its framing in that
-  // file and its payload size. kResourceExhausted when the table or the record is too large.
+  // file and its payload size. kResourceExhausted when the table grows too large, or the record
+  // beyond 4 GiB.
   Status Add(uint32_t file, uint64_t framed_offset, uint64_t size);
+  // Whether the largest record noted fits in the memory the tables and read buffers leave
+  // (Drain is kResourceExhausted otherwise). It gets one block of all that memory, taking turns
+  // with the output, when it does not fit in half.
+  bool HoldsLargestRecord() const { return max_cost_ <= BlocksBytes(); }
   // Calls `emit` once per key range, in increasing key order, with the range's records in
   // increasing order of keys(index), framed (header, payload, footer) and verified, one after
   // another, and their payloads' RecordHash in the same order. The views live during the call.
@@ -122,6 +128,8 @@ class ScanShuffle {
     uint32_t file;
   };
   uint64_t TableBytes() const;
+  // The memory left for the blocks of records (a multiple of 16).
+  uint64_t BlocksBytes() const;
   // kCorruption when an input is now shorter than its records were (checked before each pass,
   // for a clear message before any read runs short).
   Status CheckSizes() const;
@@ -139,12 +147,13 @@ class ScanShuffle {
   // Copies, verifies and hashes records [begin, end) (in file order).
   // Their hashes go to `keyed`.
   Status Copy(const Located* begin, const Located* end, char* block, Keyed* keyed,
-              const std::atomic<bool>* stop) const;
+              char* read_buffer, const std::atomic<bool>* stop) const;
 
   const std::vector<std::string> paths_;
   const uint64_t memory_;
   const size_t copiers_;
   std::vector<std::unique_ptr<SourceFile>> inputs_;  // open during Drain
+  std::vector<PageBuffer> read_buffers_;  // one per copier, during Drain
   std::vector<uint32_t> sizes_;  // payload sizes, by global index
   std::vector<uint16_t> range_of_;  // by global index: the key range holding it (Drain)
   std::vector<Anchor> anchors_;
@@ -152,6 +161,7 @@ class ScanShuffle {
   uint64_t next_offset_ = 0;     // where the next record would be if it follows the last one
   uint32_t last_file_ = UINT32_MAX;
   uint64_t passes_ = 0;
+  uint64_t max_cost_ = 0;  // of the largest record: framed + kScanRecordOverhead
 };
 
 }  // namespace tfq::reshard

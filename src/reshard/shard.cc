@@ -12,6 +12,21 @@ constexpr uint64_t kShardBuffersInAll = uint64_t{2} << 20;
 
 uint64_t CeilDiv(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
 
+// The flag that decided the shard count, for errors about it.
+std::string CountFlag(const ShardOptions& o) {
+  if (o.records_per_shard) return "--records-per-shard " + std::to_string(o.records_per_shard);
+  if (o.shard_bytes) return "--shard-size " + std::to_string(o.shard_bytes) + " bytes";
+  return "--shards " + std::to_string(o.shards);
+}
+
+// `n` shards (0: more than the cap, found while routing) are more than names can number.
+Status TooManyShards(const ShardOptions& o, uint64_t n) {
+  const uint64_t max = o.output.max_shards;
+  return Status::InvalidArgument(CountFlag(o) + " makes " + (n ? std::to_string(n) : "more than " + std::to_string(max)) +
+                                 " shards, but shard names number at most " + std::to_string(max) +
+                                 "; give a larger one");
+}
+
 // Where each record goes. The number of shards is known up front except for the contiguous
 // modes that fill shards to a size, where it is known at the end.
 class Router {
@@ -115,6 +130,7 @@ Result<Router> MakeRouter(const std::vector<std::string>& paths, const ShardOpti
   *method = "round-robin";
   const uint64_t n = o.records_per_shard ? CeilDiv(count.records, o.records_per_shard)
                                          : CeilDiv(count.framed_bytes, o.shard_bytes);
+  if (n > o.output.max_shards) return TooManyShards(o, n);
   return Router(Kind::kRoundRobin, std::max<uint64_t>(1, n), 0);
 }
 
@@ -122,6 +138,12 @@ Result<Router> MakeRouter(const std::vector<std::string>& paths, const ShardOpti
 
 Status ValidateShardOptions(const ShardOptions& o) {
   TFQ_RETURN_IF_ERROR(ValidateShardPrefix(o.output.prefix));
+  const uint64_t max = o.output.max_shards;
+  if (o.shards > max || o.num_shards > max) {
+    return Status::InvalidArgument(std::string(o.shards > max ? "--shards" : "--num-shards") +
+                                   " must be at most " + std::to_string(max) +
+                                   " (what shard names can number)");
+  }
   if (o.single) {
     if (o.num_shards == 0) return Status::InvalidArgument("--num-shards must be at least 1");
     if (o.index >= o.num_shards) {
@@ -175,6 +197,8 @@ Status RunShard(const std::vector<std::string>& paths, const ShardOptions& optio
     const uint64_t j = source.records() - 1;
     uint64_t shard;
     if (!router.Route(j, record.size() + tfrecord::kFramingOverhead, &shard)) continue;
+    // Contiguous shards filled to a size are counted as they come.
+    if (shard >= options.output.max_shards) return TooManyShards(options, 0);
     if (router.one_at_a_time() && shard != current) {
       TFQ_RETURN_IF_ERROR(set.Finish(current));  // release its buffer and descriptor now
       current = shard;

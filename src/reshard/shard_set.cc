@@ -49,6 +49,10 @@ Result<ShardSet::Shard*> ShardSet::Get(uint64_t shard) {
 
 Status ShardSet::Open(uint64_t shard) {
   if (shards_.count(shard)) return Status::OK();
+  if (shard >= options_.max_shards) {
+    return Status::InvalidArgument(options_.prefix + ": more than " + std::to_string(options_.max_shards) +
+                                   " shards; write fewer");
+  }
   const size_t slash = options_.prefix.rfind('/');
   const size_t base = slash == std::string::npos ? 0 : slash + 1;
   char number[32];
@@ -173,6 +177,10 @@ Status ShardSet::Finish(uint64_t shard) {
 }
 
 Status ShardSet::Commit(uint64_t num_shards) {
+  if (num_shards > options_.max_shards) {
+    return Status::InvalidArgument(options_.prefix + ": more than " + std::to_string(options_.max_shards) +
+                                   " shards; write fewer");
+  }
   for (auto& [k, s] : shards_) {
     if (k >= num_shards) {
       return Status::Internal("shard " + std::to_string(k) + " written to a set of " +

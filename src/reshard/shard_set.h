@@ -51,6 +51,10 @@ struct ShardSetOptions {
   size_t buffer_bytes = size_t{1} << 20;        // per open shard (twice that with a writer thread)
   // Write on a background thread (reshard/write_queue.h) while the caller prepares more.
   bool writer_thread = true;
+  // Shard numbers from this on are refused (Open is kInvalidArgument): the commands pass the
+  // most that five-digit names can number (apps/app_common.h), and check their flags against it
+  // first, so that the error names the flag.
+  uint64_t max_shards = UINT64_MAX;
 };
 
 struct ShardInfo {

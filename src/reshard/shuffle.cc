@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -11,6 +12,7 @@
 
 #include "common/byte_size.h"
 #include "io/paths.h"
+#include "reshard/arena.h"
 #include "reshard/bucket_shuffle.h"
 #include "reshard/indexed_shuffle.h"
 #include "reshard/random.h"
@@ -52,10 +54,28 @@ Status CheckTemporarySpace(const std::string& dir, uint64_t spill_bytes) {
       " is free; choose another directory with --tmp-dir (or raise --memory)");
 }
 
+// The machine's physical memory, or 0 when unknown.
+uint64_t PhysicalMemory() {
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page_bytes = sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || page_bytes <= 0) return 0;
+  return static_cast<uint64_t>(pages) * static_cast<uint64_t>(page_bytes);
+}
+
 }  // namespace
 
 uint64_t ShuffleInputReserve(uint64_t memory) {
   return std::clamp<uint64_t>(memory / 16, uint64_t{8} << 20, uint64_t{64} << 20);
+}
+
+uint64_t ShuffleArenaBytes(uint64_t memory) {
+  const uint64_t io = ShuffleInputReserve(memory) + kShuffleBufferMemory;
+  return memory > io ? memory - io : 0;
+}
+
+uint64_t ShuffleMaxRecordBytes(uint64_t memory) {
+  const uint64_t capacity = ShuffleArenaBytes(memory) / 16 * 16;  // as RecordArena::Create rounds
+  return capacity > RecordArena::Cost(0) ? capacity - RecordArena::Cost(0) : 0;
 }
 
 std::string ShuffleTmpDir(const ShuffleOptions& options) {
@@ -68,10 +88,19 @@ std::string ShuffleTmpDir(const ShuffleOptions& options) {
 Status ValidateShuffleOptions(const ShuffleOptions& o) {
   TFQ_RETURN_IF_ERROR(ValidateShardPrefix(o.output.prefix));
   if (o.shards == 0) return Status::InvalidArgument("--shards must be at least 1");
+  if (o.shards > o.output.max_shards) {
+    return Status::InvalidArgument("--shards must be at most " + std::to_string(o.output.max_shards) +
+                                   " (what shard names can number)");
+  }
   if (o.window == 0 && o.memory < kMinShuffleMemory) {
     return Status::InvalidArgument("--memory must be at least " + FormatByteSize(kMinShuffleMemory) +
                                    " (" + FormatByteSize(ShuffleInputReserve(o.memory) + kShuffleBufferMemory) +
                                    " of it goes to I/O buffers)");
+  }
+  // A bound above the machine's memory bounds nothing, and its arena could not even be reserved.
+  if (const uint64_t physical = PhysicalMemory(); o.window == 0 && physical > 0 && o.memory > physical) {
+    return Status::InvalidArgument("--memory " + FormatByteSize(o.memory) + " is more than this machine's " +
+                                   FormatByteSize(physical) + " of memory");
   }
   if (!o.tmp_dir.empty()) {
     struct stat st;
@@ -137,6 +166,27 @@ Status WriteShards(uint64_t n, uint64_t num_shards, ShardSet& set,
   return cut.Finish();
 }
 
+// The one check of a record's size for every method (ShuffleMaxRecordBytes), naming the record
+// and the --memory that would take it.
+Status CheckRecordFits(const RecordSource& source, const std::vector<std::string>& paths,
+                       uint64_t size, uint64_t memory) {
+  const uint64_t max = ShuffleMaxRecordBytes(memory);
+  if (size <= max) return Status::OK();
+  // The least --memory that takes it, in whole MiB (the limit grows with --memory).
+  uint64_t lo = memory >> 20, hi = std::max<uint64_t>(lo, 1) * 2;
+  while (ShuffleMaxRecordBytes(hi << 20) < size) hi *= 2;
+  while (lo + 1 < hi) {
+    const uint64_t mid = lo + (hi - lo) / 2;
+    (ShuffleMaxRecordBytes(mid << 20) < size ? lo : hi) = mid;
+  }
+  const uint64_t needed = hi << 20;
+  return Status::ResourceExhausted(
+      paths[source.input_index()] + ": record " + std::to_string(source.reader()->record_index()) +
+      " (byte " + std::to_string(source.reader()->record_offset()) + "): " + std::to_string(size) +
+      " bytes, more than the " + std::to_string(max) + " bytes --memory " + FormatByteSize(memory) +
+      " leaves for one record; raise --memory to " + FormatByteSize(needed) + " or more");
+}
+
 void NoteSource(const RecordSource& source, RunSummary* summary) {
   summary->records_read = source.records();
   summary->bytes_read = source.source_bytes_read();
@@ -198,9 +248,11 @@ ShuffleMethod ChooseShuffleMethod(const InputSurvey& survey, uint64_t arena_byte
 
 namespace {
 
+// Re-scanning and re-reading set *too_large and write nothing when the largest record (within
+// ShuffleMaxRecordBytes) does not fit beside their tables; RunShuffle then uses buckets.
 Status ShuffleScan(const std::vector<std::string>& paths, const ShuffleOptions& options,
                    uint64_t arena_bytes, uint64_t expected_records, ShardSet& set,
-                   RunSummary* summary) {
+                   RunSummary* summary, bool* too_large) {
   // After the first pass the input's read buffer is gone: its share goes to records.
   ScanShuffle shuffle(paths, arena_bytes + ShuffleInputReserve(options.memory), expected_records);
   // When any corrupt record is to fail the run, the first pass, which alone runs on one core,
@@ -212,12 +264,17 @@ Status ShuffleScan(const std::vector<std::string>& paths, const ShuffleOptions& 
   RecordSource source(paths, input);
   std::string_view record;
   while (source.Next(&record)) {
+    TFQ_RETURN_IF_ERROR(CheckRecordFits(source, paths, record.size(), options.memory));
     summary->expected.Add(record);
     TFQ_RETURN_IF_ERROR(shuffle.Add(static_cast<uint32_t>(source.input_index()),
                                     source.reader()->record_offset(), record.size()));
   }
   NoteSource(source, summary);
   TFQ_RETURN_IF_ERROR(source.status());
+  if (!shuffle.HoldsLargestRecord()) {  // its tables leave too little room: buckets take it
+    *too_large = true;
+    return Status::OK();
+  }
   // Each key range comes as one block of framed records, written in runs cut only where a shard
   // ends.
   ShardCutter cut(source.records(), options.shards, set);
@@ -262,12 +319,14 @@ Status ShuffleScan(const std::vector<std::string>& paths, const ShuffleOptions& 
 
 Status ShuffleIndexed(const std::vector<std::string>& paths, const ShuffleOptions& options,
                       uint64_t arena_bytes, uint64_t expected_records, ShardSet& set,
-                      RunSummary* summary) {
-  IndexedShuffle shuffle(paths, arena_bytes, expected_records);
+                      RunSummary* summary, bool* too_large) {
+  // After the first pass the input's read buffer is gone: its share goes to the scratch record.
+  IndexedShuffle shuffle(paths, arena_bytes + ShuffleInputReserve(options.memory), expected_records);
   RecordSource source(paths, options.input);
   const ShuffleKeys keys(options.seed);
   std::string_view record;
   while (source.Next(&record)) {
+    TFQ_RETURN_IF_ERROR(CheckRecordFits(source, paths, record.size(), options.memory));
     summary->expected.Add(record);
     TFQ_RETURN_IF_ERROR(shuffle.Add(keys(source.records() - 1),
                                     static_cast<uint32_t>(source.input_index()),
@@ -275,6 +334,10 @@ Status ShuffleIndexed(const std::vector<std::string>& paths, const ShuffleOption
   }
   NoteSource(source, summary);
   TFQ_RETURN_IF_ERROR(source.status());
+  if (!shuffle.HoldsLargestRecord()) {  // its references leave too little room: buckets take it
+    *too_large = true;
+    return Status::OK();
+  }
   // The records come back framed and verified: written as they are, or for large ones copied
   // out of the input by the kernel.
   ShardCutter cut(source.records(), options.shards, set);
@@ -318,6 +381,7 @@ Status ShuffleBuckets(const std::vector<std::string>& paths, const ShuffleOption
   const ShuffleKeys keys(options.seed);
   std::string_view record;
   while (source.Next(&record)) {
+    TFQ_RETURN_IF_ERROR(CheckRecordFits(source, paths, record.size(), options.memory));
     summary->expected.Add(record);
     TFQ_RETURN_IF_ERROR(shuffle.Add(keys(source.records() - 1), record));
   }
@@ -345,7 +409,7 @@ Status RunShuffle(const std::vector<std::string>& paths, const ShuffleOptions& o
 
   Result<InputSurvey> survey = SurveyInputs(paths, options.input);
   if (!survey.ok()) return survey.status();
-  const uint64_t arena_bytes = options.memory - ShuffleInputReserve(options.memory) - kShuffleBufferMemory;
+  const uint64_t arena_bytes = ShuffleArenaBytes(options.memory);
   uint64_t expected_records = 0;
   const ShuffleMethod chosen = ChooseShuffleMethod(survey.value(), arena_bytes, MemAvailable(), &expected_records);
   ShuffleMethod method = options.method;
@@ -355,15 +419,22 @@ Status RunShuffle(const std::vector<std::string>& paths, const ShuffleOptions& o
     return Status::InvalidArgument(std::string(method == ShuffleMethod::kScan ? "re-scanning" : "re-reading") +
                                    " needs regular, uncompressed input files");
   }
+  bool too_large = false;
   switch (method) {
     case ShuffleMethod::kIndexed:
-      TFQ_RETURN_IF_ERROR(ShuffleIndexed(paths, options, arena_bytes, expected_records, set, summary));
+      TFQ_RETURN_IF_ERROR(ShuffleIndexed(paths, options, arena_bytes, expected_records, set, summary, &too_large));
       break;
     case ShuffleMethod::kScan:
-      TFQ_RETURN_IF_ERROR(ShuffleScan(paths, options, arena_bytes, expected_records, set, summary));
+      TFQ_RETURN_IF_ERROR(ShuffleScan(paths, options, arena_bytes, expected_records, set, summary, &too_large));
       break;
     default:
       TFQ_RETURN_IF_ERROR(ShuffleBuckets(paths, options, survey.value(), arena_bytes, set, summary));
+  }
+  if (too_large) {  // nothing was written: the same records through buckets
+    const std::string first = method == ShuffleMethod::kScan ? "re-scanning" : "re-reading";
+    *summary = RunSummary{};
+    TFQ_RETURN_IF_ERROR(ShuffleBuckets(paths, options, survey.value(), arena_bytes, set, summary));
+    summary->method += "; the largest record left " + first + " too little room";
   }
   summary->written = set.checksum();
   summary->bytes_written = set.bytes_written();

@@ -36,6 +36,13 @@ constexpr uint64_t kMinShuffleMemory = uint64_t{24} << 20;
 // memory / 16, between 8 and 64 MiB: the input's read buffer (256 KiB, grown to hold a larger
 // record: records up to this size are covered).
 uint64_t ShuffleInputReserve(uint64_t memory);
+// The memory for records (the arena): memory less ShuffleInputReserve and kShuffleBufferMemory.
+uint64_t ShuffleArenaBytes(uint64_t memory);
+// The largest record payload a shuffle within `memory` accepts, whatever the method: one that
+// fills the arena alone (its cost there is the payload plus 32 bytes). Every method takes such
+// a record (re-scanning and re-reading hand over to buckets where their tables leave too little
+// room for it); a larger one is kResourceExhausted naming it and the --memory it needs.
+uint64_t ShuffleMaxRecordBytes(uint64_t memory);
 
 // How the key order is found (the output is the same): kAuto picks; the others are for tests
 // and benchmarks. Buckets: in memory, or spilled to a temporary file. Indexed: the inputs are

@@ -54,3 +54,11 @@ wait_for() {
     sleep 0.05
   done
 }
+
+# expect_usage_error FLAG CMD...: CMD ends within 60 s (an absurd value must not hang) with exit
+# 2 and an error naming FLAG.
+expect_usage_error() {
+  local flag=$1; shift
+  expect_exit 2 timeout 60 "$@"
+  expect_stderr_contains "tfq: error: $flag"
+}

@@ -99,6 +99,41 @@ expect_exit 1 "$TFQ" shard "$WORK/in/missing.tfrecord" -o "$WORK/u/x" --shards 2
 expect_stderr_contains "missing.tfrecord"
 expect_empty_dir "$WORK/u"
 
+# Absurd numbers: each a usage error naming its flag, at once, and nothing written. CLI11 reads
+# "-1" into an unsigned option as 2^64 - 1 (--shards -1 --contiguous once ran forever) and a
+# number beyond 2^64 - 1 as that. Shard names have five digits: at most 99999 shards.
+huge=18446744073709551616
+for v in -1 0 100000 "$huge" 1.5 abc 1e3 ""; do
+  expect_usage_error "--shards" "$TFQ" shard "${plain[@]}" -o "$WORK/u/x" --shards "$v" --contiguous
+  expect_usage_error "--shards" "$TFQ" shard "${plain[@]}" -o "$WORK/u/x" --shards "$v"
+done
+for v in -1 0 "$huge" 2.5 x; do
+  expect_usage_error "--records-per-shard" "$TFQ" shard "${plain[@]}" -o "$WORK/u/x" --records-per-shard "$v"
+done
+for v in -1 99999 "$huge" x; do
+  expect_usage_error "--index" "$TFQ" shard "${plain[@]}" -o "$WORK/u/x" --index "$v" --num-shards 99999
+done
+for v in -1 0 100000 "$huge" x; do
+  expect_usage_error "--num-shards" "$TFQ" shard "${plain[@]}" -o "$WORK/u/x" --index 0 --num-shards "$v"
+done
+for v in -1 0 1e99 16EiB "$huge" x; do
+  expect_usage_error "--shard-size" "$TFQ" shard "${plain[@]}" -o "$WORK/u/x" --shard-size "$v"
+done
+# Counts and sizes that make more shards than names can number: 100 001 records of about 60
+# bytes (6 MB).
+make_rows "$WORK/many.jsonl" 0 100001
+"$TFQ" convert "$WORK/many.jsonl" -o "$WORK/in/many.tfrecord" -q || die "convert many"
+rm -f "$WORK/many.jsonl"
+expect_usage_error "--records-per-shard 1 makes 100001 shards" "$TFQ" shard "$WORK/in/many.tfrecord" -o "$WORK/u/x" --records-per-shard 1
+expect_stderr_contains "shard names number at most 99999; give a larger one"
+expect_usage_error "--shard-size 16 bytes makes 373278 shards" "$TFQ" shard "$WORK/in/many.tfrecord" -o "$WORK/u/x" --shard-size 16
+expect_empty_dir "$WORK/u"
+# At the ends of the ranges the same flags work.
+mkdir -p "$WORK/ends"
+expect_exit 0 "$TFQ" shard "${plain[@]}" -o "$WORK/ends/x" --records-per-shard 18446744073709551615 -q
+expect_exit 0 "$TFQ" shard "${plain[@]}" -o "$WORK/ends/y" --index 99998 --num-shards 99999 -q
+checks=$((checks + 1)); [[ $(ls "$WORK/ends") == $'x-00000-of-00001\ny-99998-of-99999' ]] || fail "range ends: $(ls "$WORK/ends")"
+
 # Corrupt input: exit 3 naming file and record; no output and no temporary, in every mode.
 mkdir -p "$WORK/bad" "$WORK/c"
 cp "${plain[@]}" "$WORK/bad/"

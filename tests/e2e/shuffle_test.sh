@@ -68,6 +68,42 @@ checks=$((checks + 1)); cmp -s "$WORK/o/rr-00000-of-00001" "$WORK/o/rm-00000-of-
 checks=$((checks + 1)); [[ $(count "$WORK/o/bkt-00000-of-00001") == 200000 ]] || fail "bucket count"
 expect_no_temporaries "$WORK/o"
 
+# One per-record limit for every method: --memory 24MiB leaves 12 MiB - 32 bytes (12582880) for
+# one record. Records of 12.5 MB (re-scanning and re-reading once refused anything over 5 MiB)
+# go through every method, and standard input, to the same bytes; one of 12.6 MB is refused by
+# every one with the same message (exit 1), and nothing is written.
+make_rows "$WORK/l.jsonl" 0 3 12500000
+make_rows "$WORK/s.jsonl" 3 40 100
+cat "$WORK/l.jsonl" "$WORK/s.jsonl" >"$WORK/ls.jsonl"
+"$TFQ" convert "$WORK/ls.jsonl" -o "$WORK/in/large.tfrecord" -q || die "convert large"
+make_rows "$WORK/o.jsonl" 0 2 12600000
+"$TFQ" convert "$WORK/o.jsonl" -o "$WORK/in/over.tfrecord" -q || die "convert over"
+rm -f "$WORK"/*.jsonl
+mkdir -p "$WORK/lg"
+expect_exit 0 "$TFQ" shuffle "$WORK/in/large.tfrecord" -o "$WORK/lg/mem" --seed 4 --memory 1GB -q
+for method in auto buckets reread rescan stdin; do
+  if [[ $method == stdin ]]; then
+    run "$TFQ" shuffle - -o "$WORK/lg/$method" --seed 4 --memory 24MiB --tmp-dir "$WORK/tmp" <"$WORK/in/large.tfrecord"
+    checks=$((checks + 1)); ((code == 0)) || fail "stdin, records of 12.5 MB: exit $code; $(cat "$WORK/err")"
+  else
+    expect_exit 0 "$TFQ" shuffle "$WORK/in/large.tfrecord" -o "$WORK/lg/$method" --seed 4 --memory 24MiB --method $method --tmp-dir "$WORK/tmp"
+  fi
+  checks=$((checks + 1)); cmp -s "$WORK/lg/mem-00000-of-00001" "$WORK/lg/$method-00000-of-00001" || fail "$method: records of 12.5 MB shuffled otherwise"
+  expect_stderr_contains "40 records in, 40 out"
+  too_large="record 0 (byte 0): 12600050 bytes, more than the 12582880 bytes --memory 24.0 MiB leaves for one record; raise --memory to 25.0 MiB or more"
+  mkdir -p "$WORK/lg-over"
+  if [[ $method == stdin ]]; then
+    run "$TFQ" shuffle - -o "$WORK/lg-over/x" --seed 4 --memory 24MiB --tmp-dir "$WORK/tmp" <"$WORK/in/over.tfrecord"
+    checks=$((checks + 1)); ((code == 1)) || fail "stdin, a record of 12.6 MB: exit $code; $(cat "$WORK/err")"
+    expect_stderr_contains "tfq: error: -: $too_large"
+  else
+    expect_exit 1 "$TFQ" shuffle "$WORK/in/over.tfrecord" -o "$WORK/lg-over/x" --seed 4 --memory 24MiB --method $method --tmp-dir "$WORK/tmp"
+    expect_stderr_contains "tfq: error: $WORK/in/over.tfrecord: $too_large"
+  fi
+  expect_empty_dir "$WORK/lg-over"
+done
+expect_empty_dir "$WORK/tmp"
+
 # Re-scanning and re-reading open the inputs again asking not to update their access time
 # (O_NOATIME), which only a file's owner may ask for: someone who may read an input but does not
 # own it gets the same bytes. Run as nobody where root can switch to it.
@@ -87,13 +123,34 @@ fi
 # The binary is searched directly: `ldd | grep -q` under pipefail fails whenever grep quits
 # before ldd has written everything (SIGPIPE), which ran these checks under ASan now and then.
 if [[ -x /usr/bin/time ]] && ! grep -q __asan_init "$TFQ"; then
-  for run in med:auto med:buckets big:reread; do  # re-scanning, buckets, re-reading
-    input=${run%:*}
+  # INPUT:METHOD:SHARDS; the bound does not grow with the shards (12 shards re-scanned once
+  # peaked at 38.5 MB: read buffers taken anew each pass fragmented the heap).
+  for run in med:auto:1 med:auto:12 med:rescan:16 med:buckets:1 med:buckets:12 big:reread:1 big:reread:12; do
+    IFS=: read -r input method shards <<<"$run"
+    rm -f "$WORK"/o/rss-*
     /usr/bin/time -v "$TFQ" shuffle "$WORK/in/$input.tfrecord" -o "$WORK/o/rss-$input" --seed 1 --memory 24MiB \
-      --method "${run#*:}" --tmp-dir "$WORK/tmp" -q 2>"$WORK/time"
+      --method "$method" --shards "$shards" --tmp-dir "$WORK/tmp" -q 2>"$WORK/time"
     peak_kb=$(awk -F: '/Maximum resident set size/ {print $2 + 0}' "$WORK/time")
     checks=$((checks + 1))
     ((peak_kb <= 24 * 1024 + 8 * 1024)) || fail "$run: peak RSS ${peak_kb} KiB exceeds --memory 24MiB + 8 MiB"
+  done
+  # Records of 12.5 MB (11.9 MiB), beyond the 4 MiB the input's share covers: re-scanning and
+  # re-reading stay within the bound; through buckets (and from standard input) the record's
+  # read buffer comes on top of the arena, by at most its size (docs/shuffle.md).
+  for run in rescan:0 reread:0 buckets:12 stdin:12; do
+    IFS=: read -r method extra_mib <<<"$run"
+    rm -f "$WORK"/o/rss-*
+    if [[ $method == stdin ]]; then
+      /usr/bin/time -v "$TFQ" shuffle - -o "$WORK/o/rss-large" --seed 1 --memory 24MiB \
+        --tmp-dir "$WORK/tmp" -q <"$WORK/in/large.tfrecord" 2>"$WORK/time"
+    else
+      /usr/bin/time -v "$TFQ" shuffle "$WORK/in/large.tfrecord" -o "$WORK/o/rss-large" --seed 1 --memory 24MiB \
+        --method "$method" --tmp-dir "$WORK/tmp" -q 2>"$WORK/time"
+    fi
+    peak_kb=$(awk -F: '/Maximum resident set size/ {print $2 + 0}' "$WORK/time")
+    checks=$((checks + 1))
+    ((peak_kb <= (24 + 8 + extra_mib) * 1024)) ||
+      fail "large records, $method: peak RSS ${peak_kb} KiB exceeds --memory 24MiB + 8 MiB + $extra_mib MiB"
   done
 fi
 
@@ -116,6 +173,30 @@ expect_exit 2 "$TFQ" shuffle "${small[@]}" -o "$WORK/u/x" --seed 1 --tmp-dir "$W
 expect_exit 1 "$TFQ" shuffle "${small[@]}" -o "$WORK/u/x" --seed 1 --tmp-dir "$WORK/nowhere"
 expect_stderr_contains "nowhere"
 expect_empty_dir "$WORK/u"
+
+# Absurd numbers: each a usage error naming its flag, at once, and nothing written. CLI11 reads
+# "-1" into an unsigned option as 2^64 - 1 (--shards -1 once ran forever; --seed -1 and
+# --window -1 ran as 2^64 - 1) and a number beyond 2^64 - 1 as that. At most 99999 shards.
+huge=18446744073709551616
+for v in -1 0 100000 "$huge" 1.5 abc ""; do
+  expect_usage_error "--shards" "$TFQ" shuffle "${small[@]}" -o "$WORK/u/x" --seed 1 --shards "$v"
+  expect_usage_error "--shards" "$TFQ" shuffle "${small[@]}" -o "$WORK/u/x" --seed 1 --shards "$v" --window 4
+done
+for v in -1 "$huge" 0x10 1e3 abc ""; do
+  expect_usage_error "--seed" "$TFQ" shuffle "${small[@]}" -o "$WORK/u/x" --seed "$v"
+done
+for v in -1 0 "$huge" abc; do
+  expect_usage_error "--window" "$TFQ" shuffle "${small[@]}" -o "$WORK/u/x" --seed 1 --window "$v"
+done
+for v in -1 0 23MiB 1e99 100000TB 18446744073709551615 abc; do
+  expect_usage_error "--memory" "$TFQ" shuffle "${small[@]}" -o "$WORK/u/x" --seed 1 --memory "$v"
+done
+expect_empty_dir "$WORK/u"
+# At the ends of the ranges the same flags work.
+expect_exit 0 "$TFQ" shuffle "${small[@]}" -o "$WORK/u/x" --seed 18446744073709551615 --shards 3 -q
+checks=$((checks + 1)); [[ $(count "$WORK"/u/x-*-of-00003) == 300 ]] || fail "the largest seed"
+expect_exit 0 "$TFQ" shuffle "${small[@]}" -o "$WORK/u/w" --seed 0 --window 18446744073709551615 -q
+checks=$((checks + 1)); [[ $(count "$WORK/u/w-00000-of-00001") == 300 ]] || fail "the largest window"
 
 # Corrupt input: exit 3, and neither output nor temporary, whichever way the shuffle goes.
 mkdir -p "$WORK/bad" "$WORK/c"

@@ -292,9 +292,40 @@ TEST_CASE("ScanShuffle: an input shortened after the first pass is an error, not
                          " bytes, but its records were read up to byte " + std::to_string(bytes.size())) == 0);
 }
 
-TEST_CASE("ScanShuffle: a record too large for the budget is refused") {
-  ScanShuffle shuffle({"x"}, 1 << 20, 10);
-  CHECK(shuffle.Add(0, 0, 300 << 10).code() == StatusCode::kResourceExhausted);
+TEST_CASE("ScanShuffle: a record too large for the budget leaves it unable to drain") {
+  ScanShuffle shuffle({"x"}, 3 << 20, 10);  // 1 MiB for records beside two 1 MiB read buffers
+  REQUIRE(shuffle.Add(0, 0, 100 << 10).ok());
+  CHECK(shuffle.HoldsLargestRecord());
+  REQUIRE(shuffle.Add(0, (100 << 10) + 16, 1 << 20).ok());  // noted: RunShuffle asks before Drain
+  CHECK_FALSE(shuffle.HoldsLargestRecord());
+  CHECK(shuffle.Drain(ShuffleKeys(1), [](std::string_view, std::span<const uint64_t>) { return Status::OK(); })
+            .code() == StatusCode::kResourceExhausted);
+  CHECK(shuffle.Add(0, 0, uint64_t{1} << 32).code() == StatusCode::kResourceExhausted);
+}
+
+TEST_CASE("ScanShuffle: a record larger than half the memory gets one block of all of it") {
+  Inputs in;
+  const std::string dir = testing::MakeTempDir();
+  // The 3000 records, one of them 3 MiB: more than half of the 5 MiB left for records.
+  std::vector<std::string> records = in.records;
+  records[1234] = testing::Rec(1234, 3 << 20);
+  const std::vector<std::string> paths = {dir + "/a", dir + "/b"};
+  WriteRecords(paths[0], {records.begin(), records.begin() + 2000});
+  WriteRecords(paths[1], {records.begin() + 2000, records.end()});
+  const ShuffleKeys keys(3);
+  ScanShuffle shuffle(paths, (5 << 20) + 2 * (kScanReadBuffer + kPageBytes) + (64 << 10), 3000, 2);
+  for (uint32_t f = 0, i = 0; f < 2; ++f) {
+    uint64_t offset = 0;
+    for (uint32_t end = f == 0 ? 2000 : 3000; i < end; ++i) {
+      REQUIRE(shuffle.Add(f, offset, records[i].size()).ok());
+      offset += records[i].size() + tfrecord::kFramingOverhead;
+    }
+  }
+  REQUIRE(shuffle.HoldsLargestRecord());
+  auto out = DrainAll(shuffle, keys);
+  REQUIRE(out.ok());
+  CHECK(shuffle.passes() >= 2);
+  CHECK(out.value() == KeyOrder(records, keys));
 }
 
 struct Files {

@@ -204,6 +204,80 @@ TEST_CASE("window shuffle: the first output is uniform over the first N records"
   CHECK(testing::ChiSquareUniform(counts) < testing::ChiSquareCritical(7));
 }
 
+// A record as large as --memory allows (ShuffleMaxRecordBytes), two of them, among small ones.
+struct LargeRecords {
+  std::string dir = testing::MakeTempDir();
+  uint64_t max = ShuffleMaxRecordBytes(kMinShuffleMemory);
+  LargeRecords() {
+    std::vector<std::string> fits = Recs(0, 40, 1000);
+    fits[7] = testing::Rec(7, max);
+    fits[30] = testing::Rec(30, max);
+    WriteRecords(dir + "/fits", fits);
+    std::vector<std::string> over = Recs(0, 3, 1000);
+    over[1] = testing::Rec(1, max + 1);
+    WriteRecords(dir + "/over", over);
+  }
+};
+
+TEST_CASE("every method takes a record as large as ShuffleMaxRecordBytes, and none one byte more") {
+  LargeRecords f;
+  CHECK(f.max == (uint64_t{12} << 20) - 32);  // 24 MiB less 8 MiB to read and 4 MiB to write
+  CHECK(ShuffleArenaBytes(kMinShuffleMemory) == uint64_t{12} << 20);
+  ShuffleOptions roomy;
+  roomy.memory = 256 << 20;
+  roomy.output.prefix = f.dir + "/roomy";
+  RunSummary roomy_summary;
+  REQUIRE(RunShuffle({f.dir + "/fits"}, roomy, &roomy_summary).ok());
+  const std::string expected = testing::ReadFileOrDie(roomy.output.prefix + "-00000-of-00001");
+  for (ShuffleMethod method : {ShuffleMethod::kAuto, ShuffleMethod::kBuckets, ShuffleMethod::kIndexed, ShuffleMethod::kScan}) {
+    CAPTURE(static_cast<int>(method));
+    ShuffleOptions o;
+    o.memory = kMinShuffleMemory;
+    o.method = method;
+    o.tmp_dir = f.dir;
+    o.output.prefix = f.dir + "/out" + std::to_string(static_cast<int>(method));
+    RunSummary summary;
+    const Status s = RunShuffle({f.dir + "/fits"}, o, &summary);
+    REQUIRE_MESSAGE(s.ok(), s.message());
+    CHECK(summary.method.find("too little room") == std::string::npos);
+    CHECK(testing::ReadFileOrDie(o.output.prefix + "-00000-of-00001") == expected);
+    o.output.prefix = f.dir + "/over" + std::to_string(static_cast<int>(method));
+    const size_t files = ListDir(f.dir).size();
+    const Status over = RunShuffle({f.dir + "/over"}, o, &summary);
+    CHECK(over.code() == StatusCode::kResourceExhausted);
+    CHECK(over.message() == f.dir + "/over: record 1 (byte 1016): " + std::to_string(f.max + 1) +
+                                " bytes, more than the " + std::to_string(f.max) +
+                                " bytes --memory 24.0 MiB leaves for one record; raise --memory to 25.0 MiB or more");
+    CHECK(ListDir(f.dir).size() == files);  // nothing written
+  }
+}
+
+TEST_CASE("re-reading hands over to buckets when its references leave the largest record no room") {
+  // 400 000 references (9.6 MB) and a record of 12 MiB exceed the 20 MiB re-reading holds.
+  const std::string dir = testing::MakeTempDir();
+  std::vector<std::string> records = Recs(0, 400000);
+  records[123456] = testing::Rec(123456, ShuffleMaxRecordBytes(kMinShuffleMemory));
+  WriteRecords(dir + "/in", records);
+  ShuffleOptions roomy;
+  roomy.memory = 256 << 20;
+  roomy.output.prefix = dir + "/roomy";
+  RunSummary summary;
+  REQUIRE(RunShuffle({dir + "/in"}, roomy, &summary).ok());
+  ShuffleOptions o = roomy;
+  o.memory = kMinShuffleMemory;
+  o.method = ShuffleMethod::kIndexed;
+  o.output.prefix = dir + "/reread";
+  const Status s = RunShuffle({dir + "/in"}, o, &summary);
+  REQUIRE_MESSAGE(s.ok(), s.message());
+  const bool handed_over = summary.method.find(" buckets, ") != std::string::npos &&
+                           summary.method.find("; the largest record left re-reading too little room") != std::string::npos;
+  CHECK_MESSAGE(handed_over, summary.method);
+  CHECK(summary.records_read == 400000);
+  CHECK(summary.written == summary.expected);
+  CHECK(testing::ReadFileOrDie(o.output.prefix + "-00000-of-00001") ==
+        testing::ReadFileOrDie(roomy.output.prefix + "-00000-of-00001"));
+}
+
 TEST_CASE("shuffle options are checked") {
   ShuffleOptions o;
   o.output.prefix = "x";
