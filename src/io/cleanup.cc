@@ -12,6 +12,7 @@
 // the handler never needs it.
 #include "io/cleanup.h"
 
+#include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -48,8 +49,20 @@ FreeSlots& Free() {
 
 Slot& SlotAt(int slot) { return g_blocks[slot / kBlockSlots].load()[slot % kBlockSlots]; }
 
+// The thread that installed the handler: the one that commits outputs (renames them into place).
+pthread_t g_main_thread;
+
 void OnInterrupt(int sig) {
   int saved_errno = errno;
+  // A signal may land on any thread (OpenMP's idle workers, a reader thread). Cleaning up there
+  // would race the main thread's renames: the handler could unlink a final name an instant before
+  // rename() puts the shard there, and the shard would outlive the run. Handled on the main
+  // thread instead, the cleanup falls between two of its steps, never inside one.
+  if (!pthread_equal(pthread_self(), g_main_thread)) {
+    pthread_kill(g_main_thread, sig);
+    errno = saved_errno;
+    return;
+  }
   for (auto& block : g_blocks) {
     Slot* slots = block.load();
     if (slots == nullptr) break;
@@ -69,6 +82,7 @@ void OnInterrupt(int sig) {
 }  // namespace
 
 void InstallInterruptCleanup() {
+  g_main_thread = pthread_self();
   struct sigaction sa = {};
   sa.sa_handler = OnInterrupt;
   sigemptyset(&sa.sa_mask);

@@ -66,6 +66,37 @@ TEST_CASE("an interrupt unlinks registered paths and the process dies of the sig
   }
 }
 
+TEST_CASE("a signal that lands on another thread is handled on the installing thread") {
+  std::string dir = MakeTempDir();
+  WriteFileOrDie(dir + "/a", "x");
+  int status = RunInChild([&] {
+    InstallInterruptCleanup();
+    RegisterTemporaryPath(dir + "/a");
+    // The main thread blocks the signal for a moment, so that the kernel can only deliver it to
+    // the worker; the worker's handler passes it on, and it is handled once main unblocks it.
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &set, nullptr);
+    std::thread worker([] {
+      sigset_t none;
+      sigemptyset(&none);
+      pthread_sigmask(SIG_SETMASK, &none, nullptr);
+      pthread_kill(pthread_self(), SIGTERM);
+    });
+    worker.join();
+    // Handled on the worker, the signal would have ended the process before this point.
+    if (!Exists(dir + "/a")) return 2;
+    if (FILE* f = fopen((dir + "/main-went-on").c_str(), "w")) fclose(f);
+    pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
+    return 0;  // survived: a failure
+  });
+  CHECK(WIFSIGNALED(status));
+  CHECK(WTERMSIG(status) == SIGTERM);
+  CHECK(Exists(dir + "/main-went-on"));
+  CHECK_FALSE(Exists(dir + "/a"));
+}
+
 TEST_CASE("an interrupted output leaves neither its temporary nor its final file") {
   std::string dir = MakeTempDir();
   int status = RunInChild([&] {
