@@ -166,7 +166,7 @@ void SetupConvertCommand(CLI::App& app, int* exit_code) {
       ->capture_default_str();
   cmd->add_option("--to", flags->to, "output kind: auto|tfrecord|jsonl|csv")->capture_default_str();
   cmd->add_option("--shards", flags->shards, "write N shards named PREFIX-0000k-of-0000N")
-      ->check(CLI::Range(uint64_t{1}, kMaxShards));
+      ->check(WholeNumberIn(1, kMaxShards));
   cmd->add_option("--suffix", flags->suffix, "appended to shard names, e.g. .tfrecord");
   cmd->add_option("-c,--compression", flags->compression,
                   "TFRecord compression: auto|none|gzip|zlib (auto: sniff inputs, extension for outputs)")
@@ -189,11 +189,11 @@ void SetupConvertCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--task-index", flags->task_index,
                   "with --num-tasks: write only the shards k with k % num-tasks == task-index")
       ->capture_default_str()
-      ->check(CLI::Range(uint64_t{0}, kMaxShards - 1));
+      ->check(WholeNumberIn(0, kMaxShards - 1));
   cmd->add_option("--num-tasks", flags->num_tasks,
                   "split the shards among this many tasks (machines or processes) run with the same flags")
       ->capture_default_str()
-      ->check(CLI::Range(uint64_t{1}, kMaxShards));
+      ->check(WholeNumberIn(1, kMaxShards));
   cmd->add_flag("-q,--quiet", flags->quiet, "no progress and no summary line");
   cmd->add_flag("--json", flags->json, "print the summary as JSON on stdout");
   for (const Conversion* c : kConversions) {

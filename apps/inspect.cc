@@ -138,7 +138,7 @@ int RunRecords(const InspectOptions& opts, const std::vector<std::string>& paths
   const uint64_t head = opts.head;
   auto emit = [&](std::string_view record, const tfrecord::RecordReader& reader) -> Status {
     if (seen++ < opts.skip) return Status::OK();
-    if (head && printed >= head) return Status::Cancelled("head reached");
+    if (printed >= head) return Status::Cancelled("head reached");
     if (raw) {
       AppendBase64(record, &out.buffer());
     } else {
@@ -158,7 +158,7 @@ int RunRecords(const InspectOptions& opts, const std::vector<std::string>& paths
   ProblemLog problems(opts.max_errors);
   int exit_code = kExitOk;
   for (const auto& path : paths) {
-    if (head && printed >= head) break;
+    if (printed >= head) break;
     inspect::FileReport r = inspect::ScanFile(path, scan, emit, problems.callback());
     if (r.status.code() == StatusCode::kCancelled) break;
     if (r.status.code() == StatusCode::kBrokenPipe) return kExitOk;
@@ -281,18 +281,22 @@ void SetupInspectCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--format", opts->format,
                   "--records: proto-json|flat (JSON forms) or raw (each payload as one base64 line)")
       ->capture_default_str();
-  cmd->add_option("--head", opts->head, "--records: print at most N records");
-  cmd->add_option("--skip", opts->skip, "--records: skip the first N records");
+  cmd->add_option("--head", opts->head, "--records: print at most N records")
+      ->check(WholeNumberIn(0, UINT64_MAX));
+  cmd->add_option("--skip", opts->skip, "--records: skip the first N records")
+      ->check(WholeNumberIn(0, UINT64_MAX));
   cmd->add_option("--top-k", opts->top_k, "--stats: most frequent strings per feature")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(WholeNumberIn(0, 1000000));
   cmd->add_option("--max-features", opts->max_features,
                   "summary and --stats: track at most N feature names; later ones are pooled "
                   "(docs/limits.md)")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(WholeNumberIn(1, UINT64_MAX));
   cmd->add_option("--max-errors", opts->max_errors,
                   "print at most N problem lines (damaged records); the rest are counted")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(WholeNumberIn(0, UINT64_MAX));
   cmd->footer(
       "Examples:\n"
       "  tfq inspect train-*-of-*                  summary and schema\n"

@@ -25,7 +25,7 @@ struct InspectOptions {
   bool sequence = false;
   bool raw = false;  // payloads are not Examples: check framing only
   std::string format = "proto-json";
-  uint64_t head = 0;  // 0: all
+  uint64_t head = UINT64_MAX;  // all; 0 prints none, as head -n 0
   uint64_t skip = 0;
   size_t top_k = 10;
   uint64_t max_errors = 100;  // problem lines printed per run; the rest are counted

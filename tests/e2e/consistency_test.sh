@@ -72,6 +72,17 @@ for src in w.csv w.jsonl; do
 done
 [[ -z $(ls -A r | grep -v '^w.tfrecord$') ]] || fail "left in r/: $(ls -A r)"
 
+# inspect: --head 0 prints nothing (as head -n 0); negative counts are usage errors.
+expect_exit 0 "$TFQ" inspect --records --head 0 w.tfrecord
+expect_stdout ""
+expect_exit 0 "$TFQ" inspect --records --head 2 --skip 998 w.tfrecord
+[[ $(wc -l < "$WORK/out") == 2 ]] || fail "--head 2 --skip 998 printed $(wc -l < "$WORK/out") lines"
+for bad in "--skip -1" "--head -1" "--top-k -3" "--max-errors -1" "--max-features 0"; do
+  # shellcheck disable=SC2086
+  expect_exit 2 "$TFQ" inspect --records w.tfrecord $bad
+  expect_stderr_contains "tfq: error: ${bad%% *}"
+done
+
 # --- What tfq wrote reads back with the obvious glob (the manifest beside shards is not a shard).
 mkdir -p wrote && cp one/* wrote/ && echo '{"shards": []}' > wrote/w.manifest.json
 echo '{}' > wrote/w.manifest-00000-of-00002.json
