@@ -124,6 +124,21 @@ def csv_big_field(size):
     out.write(b"\n")
 
 
+def csv_long_rows(count, size, quoted="plain"):
+    """A header, then `count` rows of `size` bytes (newline included): 1,xxx...x, or (quoted)
+    1,"x""x""...", whose doubled quotes the parser unescapes into a copy."""
+    out.write(b"a,b\n")
+    for _ in range(int(count)):
+        if quoted == "quoted":
+            out.write(b'1,"')
+            repeat(b'x""' * (1 << 18), (int(size) - 5) // 3 * 3)
+            out.write(b'"\n')
+        else:
+            out.write(b"1,")
+            repeat(b"x" * (1 << 20), int(size) - 3)
+            out.write(b"\n")
+
+
 def csv_many_columns(columns, where):
     row = b"," * (int(columns) - 1) + b"\n"
     if where == "header":
@@ -253,6 +268,7 @@ KINDS = {
     "tfrecord-zlib-bomb": tfrecord_zlib_bomb,
     "text-gzip-bomb": text_gzip_bomb,
     "csv-big-field": csv_big_field,
+    "csv-long-rows": csv_long_rows,
     "csv-many-columns": csv_many_columns,
     "jsonl-deep": jsonl_deep,
     "jsonl-long-line": jsonl_long_line,
