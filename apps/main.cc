@@ -1,5 +1,6 @@
 // tfq: a fast toolkit for TFRecord datasets. main() only dispatches to the subcommands in
 // apps/*.cc; all the work happens in the core library (src/).
+#include <csignal>
 #include <cstdio>
 #include <string>
 
@@ -11,6 +12,8 @@
 
 int main(int argc, char** argv) {
   tfq::InstallInterruptCleanup();
+  // Beyond `ulimit -f`, a write then fails with EFBIG, reported and cleaned up, instead of killing us.
+  std::signal(SIGXFSZ, SIG_IGN);
   CLI::App app{"tfq: convert, inspect, shard and shuffle TFRecord datasets without TensorFlow"};
   app.set_version_flag("--version", std::string("tfq ") + TFQ_VERSION);
   app.require_subcommand(1);
