@@ -64,7 +64,7 @@ void AddRecordInputFlags(CLI::App* cmd, RecordInputFlags* flags) {
 
 void AddDecompressionFlag(CLI::App* cmd, std::string* value) {
   cmd->add_option("--max-decompressed", *value,
-                  "how far a gzip/zlib input may expand: a ratio (100x: beyond the first 1 GiB, at "
+                  "how far a gzip/zlib input may expand: a ratio (100x: beyond the first 16 MiB, at "
                   "most 100 bytes out per compressed byte), a total per input (20GiB) or none")
       ->capture_default_str();
 }

@@ -11,6 +11,7 @@
 
 int main(int argc, char** argv) {
   tfq::InstallInterruptCleanup();
+  // Beyond `ulimit -f`, a write then fails with EFBIG, reported and cleaned up, instead of killing us.
   CLI::App app{"tfq: convert, inspect, shard and shuffle TFRecord datasets without TensorFlow"};
   app.set_version_flag("--version", std::string("tfq ") + TFQ_VERSION);
   app.require_subcommand(1);

@@ -18,6 +18,10 @@ Status& Status::operator=(const Status& other) {
 
 Status Status::FromErrno(std::string_view context, int errno_value) {
   std::string msg(context);
+  if (errno_value == EFBIG) {
+    // A write past RLIMIT_FSIZE (batch schedulers set it; SIGXFSZ is ignored in main()).
+    return IoError(msg + ": file too large for this process's file-size limit (ulimit -f)");
+  }
   msg += ": ";
   msg += std::strerror(errno_value);
   switch (errno_value) {

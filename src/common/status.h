@@ -51,7 +51,9 @@ class [[nodiscard]] Status {
   static Status Internal(std::string msg) { return {StatusCode::kInternal, std::move(msg)}; }
 
   // Builds an IoError from errno: "<context>: <strerror(errno_value)>"; ENOENT becomes NotFound and
-  // EPIPE becomes BrokenPipe so that callers can tell them apart.
+  // EPIPE becomes BrokenPipe so that callers can tell them apart. EFBIG (a write beyond the
+  // process's file-size limit) says so: "<context>: file too large for this process's file-size
+  // limit (ulimit -f)".
   static Status FromErrno(std::string_view context, int errno_value);
 
   bool ok() const { return state_ == nullptr; }

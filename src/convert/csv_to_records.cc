@@ -186,10 +186,10 @@ Status Conversion::ConvertInput(size_t index) {
   bool known = false;
   bool done = false;
   // The chunks held here are bounded too: inference stops at kMaxPrologueBytes even with fewer
-  // rows, or a file of blank lines (a gzip bomb of newlines) would be held whole.
-  const size_t hold_cap = std::max(kMaxPrologueBytes, options_.max_row_bytes);
+  // rows, or a file of blank lines (a gzip bomb of newlines) would be held whole. The chunk that
+  // crosses the cap is held too, so a row longer than the cap is still seen by inference.
   size_t held = 0;
-  while (!done && (!known || (Inferring() && held < hold_cap))) {
+  while (!done && (!known || (Inferring() && held < kMaxPrologueBytes))) {
     auto slot = std::make_unique<CsvSlot>();
     Status s = chunker.Next(&slot->chunk, &done);
     if (s.ok() && !done) s = parser.Parse(slot->chunk, &slot->batch);
@@ -201,7 +201,7 @@ Status Conversion::ConvertInput(size_t index) {
     if (done) break;
     slot->parsed = true;
     held += slot->chunk.data().size();
-    if (!known && held >= hold_cap) {
+    if (!known && held >= kMaxPrologueBytes) {
       return Status::InvalidData(inputs_[index] + ": no header row in the first " +
                                  std::to_string(held) + " bytes (only blank lines)");
     }
@@ -218,7 +218,11 @@ Status Conversion::ConvertInput(size_t index) {
     current_ = nullptr;
     return Status::OK();
   }
-  for (auto& slot : prologue) pool_->Adopt(std::move(slot));
+  for (auto& slot : prologue) {
+    const bool long_record = internal::HoldsLongRecord(*slot);
+    pool_->Adopt(std::move(slot));
+    if (long_record) TFQ_RETURN_IF_ERROR(pool_->Drain());  // freed before the next is converted
+  }
   // One thread converts each chunk before the next is read, so the chunks can be views of the
   // stream's buffer rather than copies. (The prologue's chunks above are held: copies.)
   chunker.Lend(options_.threads <= 1);
@@ -234,6 +238,7 @@ Status Conversion::ConvertInput(size_t index) {
     }
     slot->parsed = false;
     pool_->Submit(slot);
+    if (internal::HoldsLongRecord(*slot)) TFQ_RETURN_IF_ERROR(pool_->Drain());  // before reading on
   }
   TFQ_RETURN_IF_ERROR(pool_->Drain());
   bytes_before_input_ += current_->source_bytes_read();

@@ -10,9 +10,10 @@
 //
 // The schema: the file's columns (header or given names), the declared specs kept as given, the
 // others inferred from the first `infer_rows` rows (csv/infer.h; kInferAll reads every input once
-// more before converting; without it, at most the rows of the first 64 MiB or `max_row_bytes`,
-// whose chunks are held until the schema is known), then the label column made required, then
-// --select/--exclude.
+// more before converting; without it, at most the rows of the first 64 MiB and the chunk that
+// crosses that, held until the schema is known), then the label column made required, then
+// --select/--exclude. A chunk of one row longer than `chunk_bytes` is converted and written
+// before the next chunk is read, so memory holds one such row (and its record) at a time.
 //
 // Determinism: the bytes handed to the sink do not depend on `threads` or on timing, and the
 // error reported is always the first in input order (a worker's error in chunk k wins over any

@@ -12,7 +12,10 @@ namespace tfq::internal {
 // needs 3.8, tweets 1.6; more grows by doubling), for chunks of up to 4 MiB (a larger chunk, one
 // huge record, grows its buffer as it goes). Address space counts against ulimit -v, so no more.
 constexpr size_t kFramedRoomPerByte = 4;
-constexpr size_t kMaxFramedRoom = kFramedRoomPerByte * (size_t{4} << 20);
+constexpr size_t kMaxChunkRoom = size_t{4} << 20;
+constexpr size_t kMaxFramedRoom = kFramedRoomPerByte * kMaxChunkRoom;
+
+bool HoldsLongRecord(const CsvSlot& slot) { return slot.chunk.bytes.capacity() > kMaxChunkRoom; }
 
 CsvRecordPool::CsvRecordPool(int threads, const csv::ParseOptions& parse,
                              const std::vector<std::string>& names,
@@ -129,6 +132,12 @@ Status CsvRecordPool::WriteFinished() {
     if (!slot->status.ok()) return Fail(slot->status);
     Status s = writer_(*slot);
     if (!s.ok()) return Fail(std::move(s));
+    if (HoldsLongRecord(*slot)) {
+      // Not kept for the next chunk, or each slot a long record passed through would keep its size.
+      std::string().swap(slot->chunk.bytes);  // (assigning an empty string keeps the capacity)
+      slot->framed = ByteBuffer();
+      slot->batch = csv::RowBatch();
+    }
     free_.push_back(slot);
   }
 }

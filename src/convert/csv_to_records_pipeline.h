@@ -42,6 +42,12 @@ struct CsvSlot {
   bool done = false;
 };
 
+// Whether `slot` holds a chunk of one long record (up to --max-row-size): its buffer is larger
+// than a chunk of about 1 MiB ever needs (csv::Chunker reserves room for a long record at once). Such a slot should be the only long one in memory: the caller drains the
+// pool after submitting it, before reading on, and the pool frees its buffers once it is written,
+// so that memory holds one long record and its encoding at a time (docs/limits.md).
+bool HoldsLongRecord(const CsvSlot& slot);
+
 class CsvRecordPool {
  public:
   using Writer = std::function<Status(const CsvSlot& slot)>;

@@ -8,12 +8,7 @@
 #include "csv/block_scan.h"
 
 namespace tfq::csv {
-namespace {
-
-using internal::BlockMasks;
-using internal::kBlockBytes;
-
-constexpr size_t kNoTerminator = ~size_t{0};
+namespace internal {
 
 // Scan state carried from one 64-byte block to the next (each a 0/1 bit, or all-ones mask).
 struct ScanState {
@@ -25,8 +20,21 @@ struct ScanState {
 struct ScanTotals {
   uint64_t lines = 0;    // physical line ends
   uint64_t records = 0;  // record ends that close a non-blank line
-  size_t last_term = kNoTerminator;  // offset of the last terminator outside quotes
+  size_t last_term = ~size_t{0};  // offset of the last terminator outside quotes, if any
 };
+
+}  // namespace internal
+
+namespace {
+
+using internal::BlockMasks;
+using internal::kBlockBytes;
+using internal::ScanState;
+using internal::ScanTotals;
+
+constexpr size_t kNoTerminator = ~size_t{0};
+// The room reserved for a record longer than a chunk: the default --max-row-size.
+constexpr size_t kLongRecordRoom = size_t{64} << 20;
 
 // Scans bytes [0, len) of p. A record ends at a CR or LF outside quotes whose previous byte is
 // not itself such a terminator: this skips blank lines and counts a CRLF once.
@@ -62,6 +70,19 @@ void ScanRecords(const char* p, size_t len, bool quoting, ScanState* st, ScanTot
     st->prev_term = (term >> top) & 1;
     st->prev_cr = (m.cr >> top) & 1;
   }
+}
+
+// The counts of `scanned` (whose totals are `all`) up to `cut`, a record end: all minus the tail
+// after the cut. The tail starts outside quotes, right after a terminator.
+ScanTotals CountsBefore(std::string_view scanned, size_t cut, const ScanTotals& all, bool quoting) {
+  ScanState tail_st;
+  tail_st.prev_cr = scanned[cut - 1] == '\r';
+  ScanTotals tail;
+  ScanRecords(scanned.data() + cut, scanned.size() - cut, quoting, &tail_st, &tail);
+  ScanTotals before;
+  before.lines = all.lines - tail.lines;
+  before.records = all.records - tail.records;
+  return before;
 }
 
 // Where the quote that is still open at the end of `bytes` opened, or kNoTerminator.
@@ -131,42 +152,28 @@ Status Chunker::Next(Chunk* chunk, bool* done) {
     TFQ_RETURN_IF_ERROR(in_->Peek(3, &view));
     if (view.size() >= 3 && std::memcmp(view.data(), "\xEF\xBB\xBF", 3) == 0) in_->Consume(3);
   }
-  size_t want = options_.target_bytes;
+  const size_t want = options_.target_bytes;
+  TFQ_RETURN_IF_ERROR(in_->Peek(want, &view));
+  if (view.empty()) {
+    finished_ = true;
+    *done = true;
+    return Status::OK();
+  }
   size_t cut = 0;
-  uint64_t lines = 0;
-  uint64_t records = 0;
-  for (;;) {
-    TFQ_RETURN_IF_ERROR(in_->Peek(want, &view));
-    if (view.empty()) {
-      finished_ = true;
-      *done = true;
-      return Status::OK();
-    }
-    if (view.size() < want) {  // the stream ends here: the rest is the last chunk
-      cut = view.size();
-      finished_ = true;
-      break;
-    }
+  ScanTotals counts;
+  if (view.size() < want) {  // the stream ends here: the rest is the last chunk
+    cut = view.size();
+    finished_ = true;
+  } else {
     // A CR in the last byte may be the first half of a CRLF: never cut right after it.
     size_t scan_len = want;
     if (view[scan_len - 1] == '\r') --scan_len;
     ScanState st;
     ScanTotals all;
     ScanRecords(view.data(), scan_len, quoting_, &st, &all);
-    if (all.last_term != kNoTerminator) {
-      cut = all.last_term + 1;
-      // Counts up to the cut: the whole scan minus the tail after it. The tail starts outside
-      // quotes, right after a terminator.
-      ScanState tail_st;
-      tail_st.prev_cr = view[cut - 1] == '\r';
-      ScanTotals tail;
-      ScanRecords(view.data() + cut, scan_len - cut, quoting_, &tail_st, &tail);
-      lines = all.lines - tail.lines;
-      records = all.records - tail.records;
-      break;
-    }
-    if (want >= options_.max_record_bytes) return RecordTooLong(view.substr(0, want));
-    want = want > options_.max_record_bytes / 2 ? options_.max_record_bytes : want * 2;
+    if (all.last_term == kNoTerminator) return NextLongRecord(chunk, scan_len, st, all);
+    cut = all.last_term + 1;
+    counts = CountsBefore(view.substr(0, scan_len), cut, all, quoting_);
   }
   chunk->lent = lend_;
   if (lend_) {
@@ -177,19 +184,78 @@ Status Chunker::Next(Chunk* chunk, bool* done) {
     if (chunk->bytes.capacity() < cut) chunk->bytes.reserve(std::bit_ceil(cut));
     chunk->bytes.assign(view.data(), cut);
   }
-  chunk->source.assign(in_->name());
-  chunk->index = next_index_++;
-  chunk->first_line = next_line_;
-  chunk->first_record = next_record_;
-  chunk->first_byte = in_->position();
+  FinishChunk(chunk, in_->position(), counts);
   if (lend_) {
     lent_ = cut;
   } else {
     in_->Consume(cut);
   }
-  next_line_ += lines;
-  next_record_ += records;
   return Status::OK();
+}
+
+// A record longer than target_bytes: copied into the chunk a piece at a time, each piece
+// consumed, so that the stream's buffer stays at about target_bytes and the record is held once.
+// `first` bytes of the stream were scanned (state `st`, counts `all`) and hold no record end.
+Status Chunker::NextLongRecord(Chunk* chunk, size_t first, ScanState st, ScanTotals all) {
+  const uint64_t start = in_->position();
+  std::string_view view;
+  TFQ_RETURN_IF_ERROR(in_->Peek(first, &view));
+  std::string& bytes = chunk->bytes;
+  // Room for the whole record at once (address space only, until written): grown by doubling
+  // from the chunk size instead, it would be copied about once more, and glibc keeps the freed
+  // smaller blocks in its heap (blocks under 32 MiB come from it once larger ones were freed), so
+  // the process would keep about half a record's worth of memory after the record is gone.
+  bytes.clear();
+  bytes.reserve(std::min(options_.max_record_bytes, kLongRecordRoom));
+  bytes.assign(view.data(), first);
+  in_->Consume(first);
+  for (;;) {
+    const size_t budget = options_.max_record_bytes - bytes.size();
+    if (budget == 0) return RecordTooLong(bytes);
+    // At least two bytes, so that a piece ending in a CR (held back below) still makes progress.
+    const size_t want = std::min(std::max<size_t>(options_.target_bytes, 2), budget);
+    TFQ_RETURN_IF_ERROR(in_->Peek(want, &view));
+    if (view.size() < want) {  // the stream ends here: the rest is the last chunk
+      bytes.append(view);
+      in_->Consume(view.size());
+      finished_ = true;
+      break;
+    }
+    size_t scan_len = want;
+    if (view[scan_len - 1] == '\r') --scan_len;  // the first half of a CRLF?
+    if (scan_len == 0) return RecordTooLong(bytes);  // a CR as the last byte the limit allows
+    ScanTotals piece;
+    ScanRecords(view.data(), scan_len, quoting_, &st, &piece);
+    if (piece.last_term != kNoTerminator) {
+      const size_t cut = piece.last_term + 1;
+      const ScanTotals before = CountsBefore(view.substr(0, scan_len), cut, piece, quoting_);
+      all.lines += before.lines;
+      all.records += before.records;
+      bytes.append(view.data(), cut);
+      in_->Consume(cut);
+      break;
+    }
+    all.lines += piece.lines;
+    all.records += piece.records;
+    bytes.append(view.data(), scan_len);
+    in_->Consume(scan_len);
+    if (scan_len < want && bytes.size() + 1 >= options_.max_record_bytes) {
+      return RecordTooLong(bytes);  // the held-back CR is the limit's last byte
+    }
+  }
+  chunk->lent = false;
+  FinishChunk(chunk, start, all);
+  return Status::OK();
+}
+
+void Chunker::FinishChunk(Chunk* chunk, uint64_t first_byte, const ScanTotals& counts) {
+  chunk->source.assign(in_->name());
+  chunk->index = next_index_++;
+  chunk->first_line = next_line_;
+  chunk->first_record = next_record_;
+  chunk->first_byte = first_byte;
+  next_line_ += counts.lines;
+  next_record_ += counts.records;
 }
 
 }  // namespace tfq::csv

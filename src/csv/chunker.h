@@ -9,8 +9,9 @@
 //
 // The chunker counts, serially and cheaply (bit masks, no per-byte branches), the physical lines
 // and the records before each chunk, so that every chunk knows the line and row numbers its errors
-// must name. Memory is constant: one chunk buffer of about `target_bytes` (more only for a single
-// record longer than that, up to `max_record_bytes`).
+// must name. Memory is constant: the stream's buffer and one chunk buffer, of about `target_bytes`
+// each. A single record longer than that is copied into the chunk a piece at a time as it is
+// scanned, so it is held once (in the chunk, up to `max_record_bytes`), not also in the stream.
 //
 // Thread safety: none; one thread calls Next. Chunks it fills may be handed to other threads.
 #ifndef TFQ_CSV_CHUNKER_H_
@@ -25,6 +26,10 @@
 #include "io/input_stream.h"
 
 namespace tfq::csv {
+namespace internal {
+struct ScanState;
+struct ScanTotals;
+}  // namespace internal
 
 struct ChunkerOptions {
   // Bytes read per chunk; the chunk ends at the last record end within them.
@@ -73,13 +78,17 @@ class Chunker {
   // instead of copying the records (a copy of every input byte, measurable on one thread); the
   // view is valid until the next call of Next (which only then consumes the bytes from the
   // stream) or the chunker's end. For a caller that is done with each chunk before asking for
-  // the next.
+  // the next. A chunk of one record longer than target_bytes is a copy even so (Chunk::lent
+  // false): it was gathered a piece at a time.
   void Lend(bool lend) { lend_ = lend; }
 
   // Bytes handed out in chunks so far (the BOM excluded).
 
  private:
   Status RecordTooLong(std::string_view scanned) const;
+  Status NextLongRecord(Chunk* chunk, size_t first, internal::ScanState st, internal::ScanTotals all);
+  // Sets the chunk's index and position, and advances the counts to the chunk's end.
+  void FinishChunk(Chunk* chunk, uint64_t first_byte, const internal::ScanTotals& counts);
 
   InputStream* in_;
   char delimiter_;

@@ -99,6 +99,9 @@ void InstallInterruptCleanup() {
   ignore.sa_handler = SIG_IGN;
   sigemptyset(&ignore.sa_mask);
   sigaction(SIGPIPE, &ignore, nullptr);
+  // A write past `ulimit -f` (batch schedulers set it) then fails with EFBIG, reported and
+  // cleaned up like a full disk, instead of killing the process with its temporaries left.
+  sigaction(SIGXFSZ, &ignore, nullptr);
 }
 
 int RegisterTemporaryPath(const std::string& path) {

@@ -12,8 +12,9 @@
 
 namespace tfq {
 
-// Installs the SIGINT/SIGTERM/SIGHUP handler and ignores SIGPIPE (a closed pipe then shows up as
-// EPIPE from write(), which becomes a kBrokenPipe Status). Called once by main(); calling it again
+// Installs the SIGINT/SIGTERM/SIGHUP handler, ignores SIGPIPE (a closed pipe then shows up as
+// EPIPE from write(), which becomes a kBrokenPipe Status) and SIGXFSZ (a write past `ulimit -f`
+// then fails with EFBIG, an error like a full disk). Called once by main(); calling it again
 // is harmless. A signal already ignored when it is called (nohup, background jobs of a script)
 // stays ignored.
 void InstallInterruptCleanup();

@@ -29,6 +29,9 @@ TEST_CASE("errno values map to the codes callers branch on") {
   CHECK(Status::FromErrno("x", EPIPE).code() == StatusCode::kBrokenPipe);
   CHECK(Status::FromErrno("x", EACCES).code() == StatusCode::kIoError);
   CHECK(Status::FromErrno("out.tfrecord", ENOSPC).message().find("out.tfrecord: ") == 0);
+  CHECK(Status::FromErrno("out.tfrecord", EFBIG).message() ==
+        "out.tfrecord: file too large for this process's file-size limit (ulimit -f)");
+  CHECK(Status::FromErrno("out.tfrecord", EFBIG).code() == StatusCode::kIoError);
 }
 
 TEST_CASE("Result carries either a value or an error") {

@@ -148,6 +148,51 @@ TEST_CASE("a record longer than the limit is an error naming the open quote") {
   CHECK(chunk.bytes.size() == 200);
 }
 
+TEST_CASE("a record longer than the target is gathered a piece at a time, held once") {
+  // A quoted field of 5000 bytes with line breaks (CRLF too, so that some piece ends in a CR),
+  // then short rows: the stream is never asked for more than the target, so its buffer stays
+  // small, and the long record is one chunk of its own bytes.
+  std::string field;
+  for (int i = 0; i < 500; ++i) field += i % 3 == 0 ? "abcdefg\r\n" : "abcdefgh\n";
+  const std::string long_record = "2,\"" + field + "\"\r\n";
+  const std::string text = "a,b\n1,x\n" + long_record + "3,y\n4,z";
+  for (size_t granule : {size_t{0}, size_t{7}, ~size_t{0}}) {
+    for (bool lend : {false, true}) {
+      CAPTURE(granule);
+      CAPTURE(lend);
+      MemoryStream stream(text, granule);
+      Chunker chunker(&stream, ParseOptions{}, ChunkerOptions{.target_bytes = 64, .max_record_bytes = 8192});
+      chunker.Lend(lend);
+      std::string joined;
+      size_t long_chunks = 0;
+      Chunk chunk;
+      for (;;) {
+        bool done = false;
+        REQUIRE(chunker.Next(&chunk, &done).ok());
+        if (done) break;
+        CHECK(chunk.first_byte == joined.size());
+        CHECK(chunk.first_line == 1 + CountLineEnds(joined));
+        if (chunk.data().size() > 64) {
+          ++long_chunks;
+          CHECK(chunk.data().substr(0, long_record.size()) == long_record);
+          CHECK(!chunk.lent);  // a copy: the stream no longer holds it
+        }
+        joined += chunk.data();
+      }
+      CHECK(joined == text);
+      CHECK(long_chunks == 1);
+      CHECK(stream.largest_peek() <= 64);
+    }
+  }
+  // The limit holds for the gathered record as it did for a buffered one.
+  MemoryStream stream(text);
+  Chunker chunker(&stream, ParseOptions{}, ChunkerOptions{.target_bytes = 64, .max_record_bytes = 4096});
+  Chunk chunk;
+  bool done = false;
+  REQUIRE(chunker.Next(&chunk, &done).ok());
+  CHECK(chunker.Next(&chunk, &done).message() == "test.csv: line 3: the quote at line 3 is not closed within 4096 bytes, the limit that bounds memory; raise it with --max-row-size if the file is genuine");
+}
+
 // Up to 300 bytes drawn from the alphabet: mostly invalid once quotes are frequent.
 std::string RandomBytes(std::mt19937& rng, const char* alphabet, size_t n) {
   std::string text(rng() % 300, ' ');

@@ -35,6 +35,7 @@ class MemoryStream : public InputStream {
   }
 
   Status Peek(size_t min_bytes, std::string_view* available) override {
+    largest_peek_ = std::max(largest_peek_, min_bytes);
     const size_t want = std::max(min_bytes, granule_);
     const size_t rest = bytes_.size() - pos_;
     peeked_ = std::min(want, rest);
@@ -54,6 +55,8 @@ class MemoryStream : public InputStream {
   }
   uint64_t position() const override { return pos_; }
   const std::string& name() const override { return name_; }
+  // The most bytes one Peek asked for: what a real stream would have had to buffer.
+  size_t largest_peek() const { return largest_peek_; }
 
  private:
   std::string owned_;
@@ -63,6 +66,7 @@ class MemoryStream : public InputStream {
   bool zero_copy_ = false;
   size_t pos_ = 0;
   size_t peeked_ = 0;
+  size_t largest_peek_ = 0;
   std::string window_;
 };
 

@@ -127,33 +127,66 @@ def example_many_keys(count):
     out.write(b"".join(chunk))
 
 
-def tfrecord_gzip_bomb(gigabytes):
-    """Valid records of zeros, gzip members of 64 MiB each: ~1000:1, every record verifies."""
-    rec = record(bytes_example(b"k", (1 << 20) - 64))
-    gzip_members(rec * 64, int(float(gigabytes) * 16))
+def _bomb_records(size, total=64 << 20):
+    """`total` bytes of one valid record repeated: Examples of about `size` bytes (one bytes
+    feature of zeros), or for `size` under 64 a tiny Example (k: [1]), a record of 30 bytes: the
+    slow kind to get through, a record (and a line of output) per 30 bytes."""
+    size = int(size)
+    rec = record(example(b"k", [1]) if size < 64 else bytes_example(b"k", size - 64))
+    return rec * (total // len(rec))
 
 
-def tfrecord_zlib_bomb(gigabytes):
+def _bomb_members(gigabytes):
+    """(bytes per 64 MiB-at-most chunk, chunks) for `gigabytes` of output."""
+    total = int(float(gigabytes) * (1 << 30))
+    chunk = min(64 << 20, total)
+    return chunk, total // chunk
+
+
+def tfrecord_gzip_bomb(gigabytes, record_bytes=1 << 20):
+    """Valid records, gzip members of 64 MiB each: 400-1000:1, every record verifies."""
+    chunk, members = _bomb_members(gigabytes)
+    gzip_members(_bomb_records(record_bytes, chunk), members)
+
+
+def tfrecord_zlib_bomb(gigabytes, record_bytes=1 << 20):
     """One zlib stream (no members to repeat): level 1, fed a 64 MiB chunk at a time."""
-    rec = record(b"\0" * ((1 << 20) - 16))
-    chunk = rec * 64
+    chunk, chunks = _bomb_members(gigabytes)
+    data = _bomb_records(record_bytes, chunk)
     c = zlib.compressobj(1, zlib.DEFLATED, 15)
-    for _ in range(int(float(gigabytes) * 16)):
-        out.write(c.compress(chunk))
+    for _ in range(chunks):
+        out.write(c.compress(data))
     out.write(c.flush())
 
 
-def text_gzip_bomb(first_line, gigabytes):
-    """A header line, then blank lines (skipped by the readers, so nothing is written)."""
+def text_gzip_bomb(first_line, gigabytes, line=""):
+    """A header line, then 64 MiB gzip members of one line repeated: blank lines (skipped by the
+    readers, so nothing is written), or `line` (a CSV row, a JSON object), a record each."""
     c = zlib.compressobj(9, zlib.DEFLATED, 31)
     out.write(c.compress(first_line.encode() + b"\n") + c.flush())
-    gzip_members(b"\n" * (64 << 20), int(float(gigabytes) * 16))
+    unit = line.encode() + b"\n"
+    gzip_members(unit * ((64 << 20) // len(unit)), int(float(gigabytes) * 16))
 
 
 def csv_big_field(size):
     out.write(b"a,b\n1,")
     repeat(b"x" * (1 << 20), int(size))
     out.write(b"\n")
+
+
+def csv_long_rows(count, size, quoted="plain"):
+    """A header, then `count` rows of `size` bytes (newline included): 1,xxx...x, or (quoted)
+    1,"x""x""...", whose doubled quotes the parser unescapes into a copy."""
+    out.write(b"a,b\n")
+    for _ in range(int(count)):
+        if quoted == "quoted":
+            out.write(b'1,"')
+            repeat(b'x""' * (1 << 18), (int(size) - 5) // 3 * 3)
+            out.write(b'"\n')
+        else:
+            out.write(b"1,")
+            repeat(b"x" * (1 << 20), int(size) - 3)
+            out.write(b"\n")
 
 
 def csv_many_columns(columns, where):
@@ -286,6 +319,7 @@ KINDS = {
     "tfrecord-zlib-bomb": tfrecord_zlib_bomb,
     "text-gzip-bomb": text_gzip_bomb,
     "csv-big-field": csv_big_field,
+    "csv-long-rows": csv_long_rows,
     "csv-many-columns": csv_many_columns,
     "jsonl-deep": jsonl_deep,
     "jsonl-long-line": jsonl_long_line,

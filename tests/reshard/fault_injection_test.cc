@@ -43,7 +43,7 @@ struct Fixture {
 void CheckFileTooLarge(const Status& s) {
   CHECK(s.code() == StatusCode::kIoError);
   CHECK(Contains(s.message(), "/out/.tfq-partial.train-0000"));  // the shard being written
-  CHECK(Contains(s.message(), "File too large"));
+  CHECK(Contains(s.message(), "file too large for this process's file-size limit (ulimit -f)"));
 }
 
 TEST_CASE("ShardSet: a write that fails on the writer thread is reported and nothing is left") {
@@ -104,7 +104,7 @@ TEST_CASE("RunShuffle: a full disk while spilling or writing leaves nothing behi
       s = RunShuffle(f.inputs, o, &summary);
     }
     CHECK(s.code() == StatusCode::kIoError);
-    CHECK(Contains(s.message(), "File too large"));
+    CHECK(Contains(s.message(), "file too large for this process's file-size limit (ulimit -f)"));
     CHECK(ListDir(f.out).empty());
   }
 }
