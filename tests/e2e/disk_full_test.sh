@@ -16,18 +16,7 @@ fi
 trap 'umount "$FULL" 2>/dev/null; rm -rf "$WORK"' EXIT
 
 # ~6 MB of records: three times what fits.
-$PY - "$WORK" <<'PY'
-import json, sys
-w = sys.argv[1]
-with open(w + "/rows.jsonl", "w") as f:
-    for i in range(6000):
-        f.write(json.dumps({"id": [i], "pad": ["%d %s" % (i, "x" * 1000)]}) + "\n")
-with open(w + "/table.csv", "w") as f:
-    f.write("id,text\n")
-    for i in range(6000):
-        f.write("%d,%s\n" % (i, "z" * 1000))
-PY
-"$TFQ" convert "$WORK/rows.jsonl" -o "$WORK/in.tfrecord" -q || die "cannot make the input"
+make_write_failure_inputs
 
 # disk_full CMD...: CMD fails with exit 1 and "disk full" naming a path on the tmpfs, and the
 # tmpfs is empty afterwards.

@@ -10,18 +10,7 @@ OUT="$WORK/out-dir"
 mkdir -p "$OUT"
 
 # ~6 MB of records and a 6 MB table; the limit is 2 MiB.
-$PY - "$WORK" <<'PY'
-import json, sys
-w = sys.argv[1]
-with open(w + "/rows.jsonl", "w") as f:
-    for i in range(6000):
-        f.write(json.dumps({"id": [i], "pad": ["%d %s" % (i, "x" * 1000)]}) + "\n")
-with open(w + "/table.csv", "w") as f:
-    f.write("id,text\n")
-    for i in range(6000):
-        f.write("%d,%s\n" % (i, "z" * 1000))
-PY
-"$TFQ" convert "$WORK/rows.jsonl" -o "$WORK/in.tfrecord" -q || die "cannot make the input"
+make_write_failure_inputs
 
 # too_large CMD...: CMD, run under `ulimit -f 2048` (KiB), fails with exit 1 (not 153, killed by
 # SIGXFSZ) naming a path in $OUT (or $where), and $OUT is empty afterwards.

@@ -67,6 +67,24 @@ with open(path, "r+b") as f:
 PY
 }
 
+# make_write_failure_inputs: about 6 MB each of JSON lines ($WORK/rows.jsonl), CSV
+# ($WORK/table.csv) and TFRecord ($WORK/in.tfrecord), for the tests of writes that fail part way
+# (disk_full_test.sh, file_size_limit_test.sh).
+make_write_failure_inputs() {
+  /usr/bin/python3 - "$WORK" <<'PY'
+import json, sys
+w = sys.argv[1]
+with open(w + "/rows.jsonl", "w") as f:
+    for i in range(6000):
+        f.write(json.dumps({"id": [i], "pad": ["%d %s" % (i, "x" * 1000)]}) + "\n")
+with open(w + "/table.csv", "w") as f:
+    f.write("id,text\n")
+    for i in range(6000):
+        f.write("%d,%s\n" % (i, "z" * 1000))
+PY
+  "$TFQ" convert "$WORK/rows.jsonl" -o "$WORK/in.tfrecord" -q || die "cannot make the input"
+}
+
 finish() {
   if ((failures)); then
     echo "$checks checks, $failures failed"
