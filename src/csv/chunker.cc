@@ -33,8 +33,11 @@ using internal::ScanState;
 using internal::ScanTotals;
 
 constexpr size_t kNoTerminator = ~size_t{0};
-// The room reserved for a record longer than a chunk: the default --max-row-size.
+// The room reserved for a record longer than a chunk: the default --max-row-size, and at most 64
+// chunks (tiny chunks, as the fuzzer and tests cut, must not reserve 64 MiB per record: under a
+// sanitizer each reservation is a 64 MiB allocation to poison).
 constexpr size_t kLongRecordRoom = size_t{64} << 20;
+constexpr size_t kLongRecordChunks = 64;
 
 // Scans bytes [0, len) of p. A record ends at a CR or LF outside quotes whose previous byte is
 // not itself such a terminator: this skips blank lines and counts a CRLF once.
@@ -206,7 +209,8 @@ Status Chunker::NextLongRecord(Chunk* chunk, size_t first, ScanState st, ScanTot
   // smaller blocks in its heap (blocks under 32 MiB come from it once larger ones were freed), so
   // the process would keep about half a record's worth of memory after the record is gone.
   bytes.clear();
-  bytes.reserve(std::min(options_.max_record_bytes, kLongRecordRoom));
+  bytes.reserve(std::min({options_.max_record_bytes, kLongRecordRoom,
+                          options_.target_bytes * kLongRecordChunks}));
   bytes.assign(view.data(), first);
   in_->Consume(first);
   for (;;) {
