@@ -61,8 +61,6 @@ class Conversion {
   std::optional<csv::Schema> schema_;
   std::unique_ptr<CsvRecordPool> pool_;
   CsvProgress progress_;
-  uint64_t bytes_before_input_ = 0;  // input bytes of the inputs already finished
-  const InputStream* current_ = nullptr;
 };
 
 Status Conversion::NoteColumns(const csv::RowBatch& batch, const csv::ChunkParser& parser,
@@ -166,16 +164,12 @@ Status Conversion::WriteSlot(const CsvSlot& slot) {
   progress_.records += slot.ends.size();
   progress_.skipped_rows += slot.batch.skipped_rows();
   progress_.padded_rows += slot.batch.padded_rows();
-  if (current_) progress_.input_bytes = bytes_before_input_ + current_->source_bytes_read();
-  if (callbacks_.progress) callbacks_.progress(progress_);
   return Status::OK();
 }
 
 Status Conversion::ConvertInput(size_t index) {
   Result<std::unique_ptr<InputStream>> in = open_(inputs_[index]);
   if (!in.ok()) return in.status();
-  current_ = in->get();
-  progress_.input_index = index;
   csv::Chunker chunker(in->get(), options_.parse, {options_.chunk_bytes, options_.max_row_bytes});
 
   // Prologue: parse on this thread until the columns are known (and, for the first input with a
@@ -214,8 +208,6 @@ Status Conversion::ConvertInput(size_t index) {
   if (!schema_ && !names_.empty()) TFQ_RETURN_IF_ERROR(StartConversion());
   if (!pool_) {
     // No columns yet (an empty input): nothing parsed here can hold rows.
-    bytes_before_input_ += current_->source_bytes_read();
-    current_ = nullptr;
     return Status::OK();
   }
   for (auto& slot : prologue) {
@@ -241,9 +233,6 @@ Status Conversion::ConvertInput(size_t index) {
     if (internal::HoldsLongRecord(*slot)) TFQ_RETURN_IF_ERROR(pool_->Drain());  // before reading on
   }
   TFQ_RETURN_IF_ERROR(pool_->Drain());
-  bytes_before_input_ += current_->source_bytes_read();
-  progress_.input_bytes = bytes_before_input_;
-  current_ = nullptr;
   return Status::OK();
 }
 

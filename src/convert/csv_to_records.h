@@ -69,8 +69,6 @@ struct CsvProgress {
   uint64_t records = 0;       // records handed to the sink
   uint64_t skipped_rows = 0;  // ragged rows dropped (--ragged skip)
   uint64_t padded_rows = 0;   // ragged rows padded (--ragged pad)
-  uint64_t input_bytes = 0;   // bytes read from the input files (compressed size for .gz)
-  size_t input_index = 0;     // which input is being read
 };
 
 struct CsvCallbacks {
@@ -81,8 +79,6 @@ struct CsvCallbacks {
   // record k of `framed` is [ends[k-1], ends[k]) (ends[-1] = 0). The bytes are valid during the
   // call only.
   std::function<Status(std::string_view framed, std::span<const size_t> ends)> sink;
-  // Called on the calling thread after each chunk was written (may be empty).
-  std::function<void(const CsvProgress& progress)> progress;
 };
 
 // Converts the inputs, in order, into one stream of records. Every input must have the same
