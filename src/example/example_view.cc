@@ -11,7 +11,7 @@ namespace tfq {
 using wire::WireReader;
 using wire::WireType;
 
-Status ExampleView::Parse(std::string_view record) {
+Status ExampleView::Parse(std::string_view record, ListValidation validation) {
   has_features_ = false;
   has_sequence_feature_lists_ = false;
   features_.Clear();
@@ -33,7 +33,7 @@ Status ExampleView::Parse(std::string_view record) {
     TFQ_RETURN_IF_ERROR(r.ReadLengthDelimited(&features, &at));
     has_features_ = true;
     // A second `features` field merges into the first: its entries are appended.
-    TFQ_RETURN_IF_ERROR(features_.Merge(features, at));
+    TFQ_RETURN_IF_ERROR(features_.Merge(features, at, validation));
   }
   return Status::OK();
 }

@@ -38,6 +38,13 @@
 
 namespace tfq {
 
+// How much of a Feature's list Parse checks. kAll: every list, so that ForEach* on a parsed view
+// cannot fail (except for a kind mismatch). kOnUse: only the framing of the maps and Features;
+// a list is checked when its values are decoded (ForEach* fails with kCorruption on a malformed
+// one, and ValidateFeatureList then names the byte). tf.io.parse_example's fast parser works the
+// same way: a feature that was not asked for is never decoded, so its list is never checked.
+enum class ListValidation : uint8_t { kAll, kOnUse };
+
 // Which list a Feature holds (the `kind` oneof). kNone: a Feature message with no list set
 // (TFX writes these for empty CSV cells).
 enum class FeatureKind : uint8_t { kNone = 0, kBytes = 1, kFloat = 2, kInt64 = 3 };
@@ -64,6 +71,8 @@ class FeatureView {
   // value, unaligned, pointing where list_bytes() does — and returns true. Otherwise false and
   // the caller uses ForEachFloat. A no-copy view for bulk consumers (statistics, tensors).
   bool PackedFloats(std::string_view* raw) const;
+  // The same for int64 lists: the varints of a single packed run (not yet checked).
+  bool PackedInt64s(std::string_view* run) const;
 
   // Call `fn(value)` for each value in order. Fails on a malformed list (kCorruption; cannot
   // happen for a FeatureView obtained from a successful Parse) or a kind mismatch (calling
@@ -82,6 +91,10 @@ class FeatureView {
   FeatureKind kind_ = FeatureKind::kNone;
   std::string_view list_;
 };
+
+// The detailed error for a malformed list ("malformed varint in packed Int64List.value at byte
+// N"), `base` being the list's offset in the record, for error messages; OK for a good list.
+Status ValidateFeatureList(const FeatureView& feature, size_t base);
 
 // Implementation details of the views, declared here because they are members; not for use
 // outside src/example.
@@ -135,13 +148,16 @@ class FeaturesView {
   // Decodes a serialized Features message (the map), keeping for each key only its last entry,
   // in order of first appearance of each key. Every Feature is validated (its list parses) so
   // that later ForEach* calls on it cannot fail, except for a kind mismatch.
-  Status Parse(std::string_view features_message);
+  Status Parse(std::string_view features_message, ListValidation validation = ListValidation::kAll);
   void Clear();
 
   const std::vector<Entry>& entries() const { return entries_; }
   size_t size() const { return entries_.size(); }
   // The entry for `key`, or nullptr.
   const FeatureView* Find(std::string_view key) const;
+  // The index in entries() of `key`, or kNotFound.
+  static constexpr size_t kNotFound = internal::KeyIndex::kNotFound;
+  size_t IndexOf(std::string_view key) const { return index_.Find(key); }
 
  private:
   friend class ExampleView;
@@ -149,7 +165,8 @@ class FeaturesView {
   // Decodes one more occurrence of the message into this map, as protobuf merges a message
   // field seen twice (entries appended, duplicate keys replaced). `base`: its offset in the
   // buffer given to the outer Parse, for error messages.
-  Status Merge(std::string_view features_message, size_t base);
+  Status Merge(std::string_view features_message, size_t base,
+               ListValidation validation = ListValidation::kAll);
 
   std::vector<Entry> entries_;
   internal::KeyIndex index_;
@@ -159,7 +176,7 @@ class FeaturesView {
 // A decoded tf.train.Example.
 class ExampleView {
  public:
-  Status Parse(std::string_view record);
+  Status Parse(std::string_view record, ListValidation validation = ListValidation::kAll);
   // Whether the `features` field was present on the wire (an empty record has none; it matters
   // only for the protobuf JSON mapping, which prints {"features":{}} vs {}).
   bool has_features() const { return has_features_; }

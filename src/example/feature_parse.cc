@@ -115,7 +115,8 @@ Status ValidateList(FeatureKind kind, std::string_view list, size_t base) {
   return Status::OK();
 }
 
-Status ParseFeature(std::string_view feature, size_t base, MergeBuffers* merged, FeatureView* out) {
+Status ParseFeature(std::string_view feature, size_t base, MergeBuffers* merged, FeatureView* out,
+                    ListValidation validation) {
   WireReader r(feature, base);
   FeatureKind kind = FeatureKind::kNone;
   std::string_view list;
@@ -139,7 +140,7 @@ Status ParseFeature(std::string_view feature, size_t base, MergeBuffers* merged,
     std::string_view chunk;
     size_t at;
     TFQ_RETURN_IF_ERROR(r.ReadLengthDelimited(&chunk, &at));
-    TFQ_RETURN_IF_ERROR(ValidateList(field_kind, chunk, at));
+    if (validation == ListValidation::kAll) TFQ_RETURN_IF_ERROR(ValidateList(field_kind, chunk, at));
     if (field_kind != kind) {  // a different member of the oneof replaces the current one
       kind = field_kind;
       list = chunk;

@@ -14,8 +14,10 @@ namespace tfq::internal {
 // Decodes a serialized Feature at offset `base` of the outer buffer. The kind is that of the
 // last list field on the wire; consecutive occurrences of that same kind are merged (their
 // list bytes concatenated into a buffer from *merged), as protobuf merges a oneof message field
-// set twice. The list is validated so that ForEach* on the result cannot fail.
-Status ParseFeature(std::string_view feature, size_t base, MergeBuffers* merged, FeatureView* out);
+// set twice. With ListValidation::kAll the list is validated so that ForEach* on the result
+// cannot fail; with kOnUse only the Feature's own framing is checked.
+Status ParseFeature(std::string_view feature, size_t base, MergeBuffers* merged, FeatureView* out,
+                    ListValidation validation = ListValidation::kAll);
 
 // Checks that `list` is a well-formed list message of `kind`: the detailed error for a list
 // that a ForEach* loop found malformed (FeatureViews can be built by hand).

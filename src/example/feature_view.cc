@@ -47,6 +47,19 @@ bool FeatureView::PackedFloats(std::string_view* raw) const {
   return true;
 }
 
+bool FeatureView::PackedInt64s(std::string_view* run) const {
+  if (kind_ != FeatureKind::kInt64 || list_.empty() ||
+      static_cast<uint8_t>(list_[0]) != wire::kPackedValueTag) {
+    return false;
+  }
+  const char* end = list_.data() + list_.size();
+  uint64_t length;
+  const char* start = wire::DecodeLength(list_.data() + 1, end, &length);
+  if (start == nullptr || start + length != end) return false;
+  *run = std::string_view(start, static_cast<size_t>(length));
+  return true;
+}
+
 Status FeatureView::CountValues(size_t* count) const {
   *count = 0;
   std::string_view run;
@@ -101,6 +114,10 @@ Status FeatureView::AppendFloats(std::vector<float>* out) const {
 
 Status FeatureView::AppendBytes(std::vector<std::string_view>* out) const {
   return ForEachBytes([out](std::string_view v) { out->push_back(v); });
+}
+
+Status ValidateFeatureList(const FeatureView& feature, size_t base) {
+  return internal::ValidateList(feature.kind(), feature.list_bytes(), base);
 }
 
 }  // namespace tfq

@@ -15,7 +15,7 @@ using wire::WireType;
 // protobuf, a repeated key keeps the last, and a repeated value is merged: the Feature is
 // decoded from the concatenation of the value fields.
 Status ParseFeatureEntry(std::string_view entry, size_t base, internal::MergeBuffers* merged,
-                         std::string_view* key, FeatureView* feature) {
+                         ListValidation validation, std::string_view* key, FeatureView* feature) {
   WireReader r(entry, base);
   *key = {};
   *feature = FeatureView();
@@ -36,7 +36,7 @@ Status ParseFeatureEntry(std::string_view entry, size_t base, internal::MergeBuf
       TFQ_RETURN_IF_ERROR(r.ReadLengthDelimited(&value, &at));
       // Parsing each part on its own validates it with offsets into the record.
       FeatureView part;
-      TFQ_RETURN_IF_ERROR(internal::ParseFeature(value, at, merged, &part));
+      TFQ_RETURN_IF_ERROR(internal::ParseFeature(value, at, merged, &part, validation));
       if (!has_value) {
         has_value = true;
         first_value = value;
@@ -54,7 +54,7 @@ Status ParseFeatureEntry(std::string_view entry, size_t base, internal::MergeBuf
   }
   if (concatenated != nullptr) {
     // Every part parsed on its own, so the concatenation parses (offsets would not be needed).
-    return internal::ParseFeature(*concatenated, 0, merged, feature);
+    return internal::ParseFeature(*concatenated, 0, merged, feature, validation);
   }
   return Status::OK();
 }
@@ -67,12 +67,13 @@ void FeaturesView::Clear() {
   merged_.Reset();
 }
 
-Status FeaturesView::Parse(std::string_view features_message) {
+Status FeaturesView::Parse(std::string_view features_message, ListValidation validation) {
   Clear();
-  return Merge(features_message, 0);
+  return Merge(features_message, 0, validation);
 }
 
-Status FeaturesView::Merge(std::string_view features_message, size_t base) {
+Status FeaturesView::Merge(std::string_view features_message, size_t base,
+                           ListValidation validation) {
   WireReader r(features_message, base);
   while (!r.done()) {
     uint32_t field;
@@ -87,7 +88,8 @@ Status FeaturesView::Merge(std::string_view features_message, size_t base) {
     size_t at;
     TFQ_RETURN_IF_ERROR(r.ReadLengthDelimited(&entry, &at));
     Entry parsed;
-    TFQ_RETURN_IF_ERROR(ParseFeatureEntry(entry, at, &merged_, &parsed.key, &parsed.feature));
+    TFQ_RETURN_IF_ERROR(
+        ParseFeatureEntry(entry, at, &merged_, validation, &parsed.key, &parsed.feature));
     bool inserted;
     const size_t index = index_.Insert(parsed.key, &inserted);
     if (inserted) {

@@ -3,6 +3,8 @@
 #include <cstring>
 #include <string>
 
+#include "example/wire_format.h"
+
 namespace tfq::pipeline {
 namespace {
 
@@ -64,6 +66,42 @@ Status AppendFloats(const FeatureView& feature, std::vector<float>* out) {
   return feature.ForEachFloat([out](float v) { out->push_back(v); });
 }
 
+// A packed run of varints (what every serializer writes for an int64 list) decoded straight into
+// place: one count of terminating bytes, one resize, no per-value capacity checks. False for a
+// malformed run (a varint cut off or over ten bytes); *out is then restored.
+bool AppendPackedInt64s(std::string_view run, std::vector<int64_t>* out) {
+  const char* p = run.data();
+  const char* const end = p + run.size();
+  size_t count = 0;
+  for (const char* q = p; q < end; ++q) count += static_cast<uint8_t>(*q) < 0x80;
+  const size_t before = out->size();
+  out->resize(before + count);
+  int64_t* value = out->data() + before;
+  for (size_t i = 0; i < count; ++i) {
+    if (static_cast<uint8_t>(*p) < 0x80) {  // one byte: small values
+      value[i] = static_cast<uint8_t>(*p++);
+      continue;
+    }
+    uint64_t decoded;
+    p = wire::DecodeVarint(p, end, &decoded);
+    if (p == nullptr) break;
+    value[i] = static_cast<int64_t>(decoded);
+  }
+  if (p == end) return true;
+  out->resize(before);
+  return false;
+}
+
+// Int64 values into the column; the generic walk handles unpacked and split runs.
+Status AppendInt64s(const FeatureView& feature, std::vector<int64_t>* out) {
+  std::string_view run;
+  if (feature.PackedInt64s(&run)) {
+    if (AppendPackedInt64s(run, out)) return Status::OK();
+    return Status::Corruption("malformed packed Int64List");  // detailed by ListError
+  }
+  return feature.ForEachInt64([out](int64_t v) { out->push_back(v); });
+}
+
 }  // namespace
 
 Status ExampleParser::AppendFeature(const FeatureSpec& spec, const FeatureView* feature,
@@ -76,17 +114,15 @@ Status ExampleParser::AppendFeature(const FeatureSpec& spec, const FeatureView* 
                                     std::string(DTypeName(spec.dtype)));
     }
     const size_t before = column->num_values();
+    Status decoded;
     switch (spec.dtype) {
-      case DType::kInt64:
-        TFQ_RETURN_IF_ERROR(
-            feature->ForEachInt64([column](int64_t v) { column->int64_values.push_back(v); }));
-        break;
-      case DType::kFloat: TFQ_RETURN_IF_ERROR(AppendFloats(*feature, &column->float_values)); break;
+      case DType::kInt64: decoded = AppendInt64s(*feature, &column->int64_values); break;
+      case DType::kFloat: decoded = AppendFloats(*feature, &column->float_values); break;
       case DType::kBytes:
-        TFQ_RETURN_IF_ERROR(
-            feature->ForEachBytes([column](std::string_view v) { AppendBytes(column, v); }));
+        decoded = feature->ForEachBytes([column](std::string_view v) { AppendBytes(column, v); });
         break;
     }
+    if (!decoded.ok()) return ListError(*feature, decoded);
     const size_t count = column->num_values() - before;
     if (!spec.ragged && count != spec.length) {
       return FeatureError(spec, std::to_string(count) + " " + std::string(DTypeName(spec.dtype)) +
@@ -97,13 +133,34 @@ Status ExampleParser::AppendFeature(const FeatureSpec& spec, const FeatureView* 
   return Status::OK();
 }
 
+Status ExampleParser::ListError(const FeatureView& feature, const Status& decoded) const {
+  // The record was parsed with its lists unchecked (ListValidation::kOnUse): name the byte, as a
+  // full validation would have. A list merged from several parts lives outside the record.
+  const char* list = feature.list_bytes().data();
+  const bool in_record = list >= record_.data() && list <= record_.data() + record_.size();
+  Status detailed = ValidateFeatureList(
+      feature, in_record ? static_cast<size_t>(list - record_.data()) : 0);
+  return detailed.ok() ? decoded : detailed;
+}
+
+const FeatureView* ExampleParser::FindFeature(size_t spec_index) {
+  const std::string& key = (*specs_)[spec_index].key;
+  const std::vector<FeaturesView::Entry>& entries = view_.features().entries();
+  size_t& hint = hints_[spec_index];
+  if (hint < entries.size() && entries[hint].key == key) return &entries[hint].feature;
+  const size_t index = view_.features().IndexOf(key);
+  if (index == FeaturesView::kNotFound) return nullptr;
+  hint = index;
+  return &entries[index].feature;
+}
+
 Status ExampleParser::AppendRow(std::string_view record, Batch* batch) {
-  TFQ_RETURN_IF_ERROR(view_.Parse(record));
+  record_ = record;
+  TFQ_RETURN_IF_ERROR(view_.Parse(record, ListValidation::kOnUse));
   internal::MarkColumns(*batch, &marks_);
-  const FeaturesView& features = view_.features();
   for (size_t i = 0; i < specs_->size(); ++i) {
     const FeatureSpec& spec = (*specs_)[i];
-    Status status = AppendFeature(spec, features.Find(spec.key), &batch->columns[i]);
+    Status status = AppendFeature(spec, FindFeature(i), &batch->columns[i]);
     if (!status.ok()) {
       internal::RollBackColumns(marks_, batch);
       return status;

@@ -4,7 +4,8 @@
 //     default (an error without one); a present key with the wrong count, even zero, is an error;
 //   - a ragged feature takes whatever values are there; a missing key is an empty row;
 //   - a Feature with no list set (kind "none") counts as an empty list of any dtype;
-//   - a list of another dtype is an error; keys not asked for are never decoded.
+//   - a list of another dtype is an error; keys not asked for are never decoded, so a malformed
+//     list in a feature that was not asked for goes unnoticed (as in TensorFlow's parser).
 //
 // Errors are kCorruption for bytes that are not an Example and kInvalidData for well-formed
 // Examples that do not fit the specs ("feature 'label': 3 int64 values, expected 1"); the caller
@@ -27,7 +28,8 @@ namespace tfq::pipeline {
 class ExampleParser {
  public:
   // `specs` must outlive the parser; the batches it fills must come from ResetBatch(specs).
-  explicit ExampleParser(const std::vector<FeatureSpec>* specs) : specs_(specs) {}
+  explicit ExampleParser(const std::vector<FeatureSpec>* specs)
+      : specs_(specs), hints_(specs->size(), 0) {}
 
   // Appends the record's values to the columns of *batch (one row; the caller counts rows and
   // keeps records/sources). On error the columns are left exactly as they were.
@@ -35,9 +37,16 @@ class ExampleParser {
 
  private:
   Status AppendFeature(const FeatureSpec& spec, const FeatureView* feature, Column* column);
+  // The spec's feature in the parsed record: the records of a dataset almost always list their
+  // keys in the same order, so the entry where the key was last found is tried before a search.
+  const FeatureView* FindFeature(size_t spec_index);
+  // The error for a list that failed to decode, naming its byte in the record.
+  Status ListError(const FeatureView& feature, const Status& decoded) const;
 
   const std::vector<FeatureSpec>* specs_;
+  std::vector<size_t> hints_;  // per spec: the entry index where its key was last found
   ExampleView view_;
+  std::string_view record_;  // the record being appended
   std::vector<internal::ColumnMark> marks_;
 };
 

@@ -32,8 +32,7 @@ bool EndFile(const ReadContext& context, FileTask* task, Status status, Status* 
 }  // namespace
 
 bool ReadBurst(const ReadContext& context, FileTask* task, size_t max_records, size_t max_bytes,
-               std::vector<std::string>* spare, std::vector<Record>* out, Status* end,
-               SkipStats* skips) {
+               RecordBlockPool* pool, std::vector<Record>* out, Status* end, SkipStats* skips) {
   if (!task->opened) {
     task->opened = true;
     const std::string& path = (*context.files)[task->file];
@@ -50,25 +49,34 @@ bool ReadBurst(const ReadContext& context, FileTask* task, size_t max_records, s
   }
   if (!task->reader) return EndFile(context, task, Status::OK(), end, skips);
 
+  // The payloads go into the block back to back; the views are taken once it has stopped growing.
+  std::shared_ptr<RecordBlock> block = pool->Get();
+  std::string& bytes = block->bytes;
+  const size_t first = out->size();
   tfrecord::RecordReader& reader = *task->reader;
-  size_t records = 0;
-  size_t bytes = 0;
+  bool more = true;
   std::string_view data;
-  while (records < max_records && bytes < max_bytes) {
-    if (!reader.Read(&data)) return EndFile(context, task, reader.status(), end, skips);
-    Record& record = out->emplace_back();
-    if (!spare->empty()) {
-      record.data = std::move(spare->back());
-      spare->pop_back();
+  while (out->size() - first < max_records && bytes.size() < max_bytes) {
+    if (!reader.Read(&data)) {
+      more = false;
+      break;
     }
-    record.data.assign(data.data(), data.size());
+    Record& record = out->emplace_back();
+    record.data = std::string_view(nullptr, data.size());
     record.source.file = task->file;
     record.source.epoch = task->epoch;
     record.source.index = reader.record_index();
     record.source.offset = reader.record_offset();
-    ++records;
-    bytes += data.size();
+    bytes.append(data);
   }
+  size_t at = 0;
+  for (size_t i = first; i < out->size(); ++i) {
+    Record& record = (*out)[i];
+    record.data = std::string_view(bytes.data() + at, record.data.size());
+    record.block = block;
+    at += record.data.size();
+  }
+  if (!more) return EndFile(context, task, reader.status(), end, skips);
   return true;
 }
 

@@ -13,6 +13,7 @@
 #include "common/status.h"
 #include "pipeline/options.h"
 #include "pipeline/record.h"
+#include "pipeline/record_block_pool.h"
 #include "tfrecord/record_reader.h"
 
 namespace tfq::pipeline::internal {
@@ -52,10 +53,9 @@ struct ReadContext {
 // have more; false when it has ended, with *end OK at a clean end or the error that ended it.
 // With OnError::kSkip an error ends the file with *end OK and is counted in *skips (and the
 // reader's dropped records are counted when the file ends). Releases the file when it ends.
-// Records reuse the strings of *spare (taken from its back) before allocating new ones.
+// The burst's records share one block from *pool.
 bool ReadBurst(const ReadContext& context, FileTask* task, size_t max_records, size_t max_bytes,
-               std::vector<std::string>* spare, std::vector<Record>* out, Status* end,
-               SkipStats* skips);
+               RecordBlockPool* pool, std::vector<Record>* out, Status* end, SkipStats* skips);
 
 }  // namespace tfq::pipeline::internal
 

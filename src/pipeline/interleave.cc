@@ -25,8 +25,10 @@ Interleaver::Interleaver(const std::vector<std::string>* files, const ReadOption
     : files_(files),
       options_(options),
       slots_(options.cycle_length),
-      pool_(options.cycle_length * options.file_buffer_records,
-            options.cycle_length * options.file_buffer_bytes, options.file_buffer_bytes) {
+      // As much as the read-ahead buffers hold; a block is a burst plus at most one record.
+      pool_(RecordBlockPool::Create(options.cycle_length * options.file_buffer_records,
+                                    options.cycle_length * options.file_buffer_bytes,
+                                    2 * kBurstBytes)) {
   context_.files = files_;
   context_.compression = options_.compression;
   context_.max_record_bytes = options_.max_record_bytes;
@@ -118,7 +120,6 @@ void Interleaver::Deliver(internal::FileTask* task, std::vector<Record>* burst) 
 
 void Interleaver::ReaderLoop() {
   std::vector<Record> burst;
-  std::vector<std::string> spare;
   SkipStats skips;
   std::unique_lock<std::mutex> lock(mu_);
   while (true) {
@@ -135,10 +136,9 @@ void Interleaver::ReaderLoop() {
       const size_t max_bytes =
           std::min(kBurstBytes, options_.file_buffer_bytes - task->buffered_bytes);
       lock.unlock();
-      if (spare.size() < max_records) pool_.Take(max_records - spare.size(), &spare);
       Status end;
-      const bool more = internal::ReadBurst(context_, task.get(), max_records, max_bytes, &spare,
-                                            &burst, &end, &skips);
+      const bool more = internal::ReadBurst(context_, task.get(), max_records, max_bytes,
+                                            pool_.get(), &burst, &end, &skips);
       lock.lock();
       if (!skips.empty() || !skips.messages.empty()) {
         skips_.Merge(skips);

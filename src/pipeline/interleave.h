@@ -41,7 +41,7 @@
 #include "pipeline/file_reading.h"
 #include "pipeline/options.h"
 #include "pipeline/record.h"
-#include "pipeline/string_pool.h"
+#include "pipeline/record_block_pool.h"
 
 namespace tfq::pipeline {
 
@@ -70,10 +70,6 @@ class Interleaver {
   void Shutdown();
 
   SkipStats skip_stats() const;
-
-  // Where whoever is done with a Record's string may hand it back for the readers to reuse
-  // (optional). Holds at most as much as the read-ahead buffers do.
-  StringPool* string_pool() { return &pool_; }
 
  private:
   using Task = std::shared_ptr<internal::FileTask>;
@@ -119,7 +115,7 @@ class Interleaver {
   // The consumer's side: records taken under one lock, handed out one by one without it.
   std::deque<Record> ready_;
 
-  StringPool pool_;
+  std::shared_ptr<RecordBlockPool> pool_;  // the readers' bursts
   std::mutex join_mu_;  // serializes Shutdown
   std::vector<std::thread> threads_;
 };

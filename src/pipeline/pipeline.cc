@@ -41,7 +41,6 @@ Pipeline::Pipeline(const PipelineOptions& options, std::unique_ptr<RecordStream>
       batcher_(&options_.features, options.batch_size, options.drop_remainder) {
   parsers_.reserve(parse_threads_);
   for (size_t i = 0; i < parse_threads_; ++i) parsers_.emplace_back([this] { ParseLoop(); });
-  feeder_ = std::thread([this] { FeedLoop(); });
 }
 
 Pipeline::~Pipeline() { Stop(); }
@@ -53,11 +52,9 @@ void Pipeline::Stop() {
     stopping_ = true;
   }
   parse_cv_.notify_all();
-  feed_cv_.notify_all();
   out_cv_.notify_all();
-  stream_->Shutdown();  // wakes the feeder if it waits for records; joins the readers
+  stream_->Shutdown();  // wakes a parse thread waiting in the stream for records; joins the readers
   std::lock_guard<std::mutex> join_lock(stop_mu_);
-  if (feeder_.joinable()) feeder_.join();
   for (std::thread& t : parsers_) {
     if (t.joinable()) t.join();
   }
@@ -72,64 +69,67 @@ SkipStats Pipeline::skip_stats() const {
 
 uint64_t Pipeline::max_buffered_records() const {
   const ReadOptions& r = options_.read;
-  // Reader buffers (including bursts in progress) and what the feeder took from them at once;
-  // the shuffle buffer and its incoming record; chunks in flight plus the one the feeder fills;
+  // Reader buffers (including bursts in progress) and what the stream took from them at once;
+  // the shuffle buffer and its incoming record; chunks issued and not yet taken by the consumer;
   // the consumer's pending rows (less than a chunk plus a batch) and the batch it holds.
   return r.cycle_length * r.file_buffer_records + Interleaver::kTakeRecords +
-         r.shuffle_buffer_size + 1 + (max_in_flight_ + 1) * chunk_records_ + chunk_records_ +
+         r.shuffle_buffer_size + 1 + max_in_flight_ * chunk_records_ + chunk_records_ +
          2 * options_.batch_size;
 }
 
-// --- Feeder thread: records from the stream, cut into chunks of whole batches. ---
+// --- Parse threads: each takes the next chunk from the stream, then parses it. ---
 
-void Pipeline::FeedLoop() {
-  RawChunk chunk;
-  chunk.records.reserve(chunk_records_);
-  Record record;
-  while (true) {
-    const bool got = stream_->Next(&record);
-    if (got) {
-      chunk.records.push_back(std::move(record));
-      if (chunk.records.size() < chunk_records_) continue;
-    }
-    if (!chunk.records.empty() && !Issue(&chunk)) {
-      stream_->Shutdown();  // stopped, or a chunk failed to parse: nothing more is wanted
-      return;
-    }
-    if (!got) {
-      std::lock_guard<std::mutex> lock(mu_);
-      feed_done_ = true;
-      feed_status_ = stream_->status();
-      out_cv_.notify_all();
-      return;
-    }
-  }
-}
-
-bool Pipeline::Issue(RawChunk* chunk) {
-  std::unique_lock<std::mutex> lock(mu_);
-  feed_cv_.wait(lock, [this] {
-    return stopping_ || failed_seq_ != kNoFailure || issued_ - consumed_ < max_in_flight_;
+bool Pipeline::FillChunk(RawChunk* chunk, std::unique_lock<std::mutex>* lock) {
+  parse_cv_.wait(*lock, [this] {
+    return stopping_ || failed_seq_ != kNoFailure || feed_done_ ||
+           (!filling_ && issued_ - consumed_ < max_in_flight_);
   });
-  if (stopping_ || failed_seq_ != kNoFailure) return false;
+  if (stopping_ || failed_seq_ != kNoFailure || feed_done_) return false;
+  filling_ = true;
   chunk->seq = issued_++;
-  to_parse_.push_back(std::move(*chunk));
-  parse_cv_.notify_one();
-  lock.unlock();
-  *chunk = RawChunk();
-  chunk->records.reserve(chunk_records_);
-  return true;
+  lock->unlock();
+  chunk->records.clear();
+  Record record;
+  bool ended = false;
+  while (chunk->records.size() < chunk_records_) {
+    if (!stream_->Next(&record)) {
+      ended = true;
+      break;
+    }
+    chunk->records.push_back(std::move(record));
+  }
+  lock->lock();
+  filling_ = false;
+  if (ended) {
+    feed_done_ = true;
+    feed_status_ = stream_->status();
+    if (chunk->records.empty()) --issued_;  // nothing to parse: the chunk is not issued after all
+    out_cv_.notify_all();
+  }
+  parse_cv_.notify_all();
+  return !chunk->records.empty();
 }
 
-// --- Parse threads. ---
+Batch* Pipeline::NextBatch(ParsedChunk* parsed) {
+  Batch& batch = parsed->batches.emplace_back();
+  if (!spare_.empty()) {
+    batch = std::move(spare_.back());
+    spare_.pop_back();
+  }
+  internal::ResetBatch(options_.features, &batch);
+  return &batch;
+}
 
 void Pipeline::ParseChunk(ExampleParser* parser, RawChunk* raw, ParsedChunk* parsed,
                           SkipStats* skips) {
-  Batch& batch = parsed->batch;
-  internal::ResetBatch(options_.features, &batch);
+  Batch* batch = nullptr;
   for (Record& record : raw->records) {
+    if (batch == nullptr || batch->rows == options_.batch_size) {
+      std::lock_guard<std::mutex> lock(mu_);
+      batch = NextBatch(parsed);
+    }
     if (!options_.features.empty()) {
-      Status status = parser->AppendRow(record.data, &batch);
+      Status status = parser->AppendRow(record.data, batch);
       if (!status.ok()) {
         status = status.WithPrefix(DescribeSource(files(), record.source));
         if (options_.read.on_error == OnError::kSkip) {
@@ -141,34 +141,24 @@ void Pipeline::ParseChunk(ExampleParser* parser, RawChunk* raw, ParsedChunk* par
         return;
       }
     }
-    if (keep_records_) batch.records.push_back(std::move(record.data));
-    batch.sources.push_back(record.source);
-    ++batch.rows;
+    if (keep_records_) batch->records.emplace_back(record.data);
+    batch->sources.push_back(record.source);
+    ++batch->rows;
   }
 }
 
 void Pipeline::ParseLoop() {
   ExampleParser parser(&options_.features);
   SkipStats skips;
-  std::vector<std::string> done;
+  RawChunk raw;
+  raw.records.reserve(chunk_records_);
   std::unique_lock<std::mutex> lock(mu_);
-  while (true) {
-    parse_cv_.wait(lock, [this] { return stopping_ || !to_parse_.empty(); });
-    if (stopping_) return;
-    RawChunk raw = std::move(to_parse_.front());
-    to_parse_.pop_front();
-    if (raw.seq > failed_seq_) continue;  // after an earlier failure: never delivered
+  while (FillChunk(&raw, &lock)) {
+    lock.unlock();
     ParsedChunk parsed;
     parsed.seq = raw.seq;
-    if (!spare_.empty()) {
-      parsed.batch = std::move(spare_.back());
-      spare_.pop_back();
-    }
-    lock.unlock();
     ParseChunk(&parser, &raw, &parsed, &skips);
-    for (Record& record : raw.records) done.push_back(std::move(record.data));
-    stream_->string_pool()->Give(&done);  // parsed (or moved into the batch): reuse the memory
-    raw = RawChunk();
+    raw.records.clear();  // releases the record blocks for the readers to reuse
     lock.lock();
     if (!skips.empty()) {
       parse_skips_.Merge(skips);
@@ -176,7 +166,7 @@ void Pipeline::ParseLoop() {
     }
     if (!parsed.status.ok() && parsed.seq < failed_seq_) {
       failed_seq_ = parsed.seq;
-      feed_cv_.notify_all();
+      parse_cv_.notify_all();
     }
     parsed_.emplace(parsed.seq, std::move(parsed));
     out_cv_.notify_one();
@@ -186,11 +176,10 @@ void Pipeline::ParseLoop() {
 // --- The consumer. ---
 
 Pipeline::Take Pipeline::TakeChunk(ParsedChunk* chunk, Status* end_status) {
-  // Handed-back batches go to the parse threads, their record strings to the readers.
-  for (Batch& batch : consumer_spare_) stream_->string_pool()->Give(&batch.records);
+  // Handed-back batches go to the parse threads.
   std::unique_lock<std::mutex> lock(mu_);
   for (Batch& batch : consumer_spare_) {
-    if (spare_.size() >= max_in_flight_) break;
+    if (spare_.size() >= max_in_flight_ * (chunk_records_ / options_.batch_size + 1)) break;
     spare_.push_back(std::move(batch));
   }
   consumer_spare_.clear();
@@ -202,7 +191,7 @@ Pipeline::Take Pipeline::TakeChunk(ParsedChunk* chunk, Status* end_status) {
       *chunk = std::move(it->second);
       parsed_.erase(it);
       ++consumed_;
-      feed_cv_.notify_one();
+      parse_cv_.notify_one();
       return Take::kChunk;
     }
     if (feed_done_ && consumed_ == issued_) {
@@ -235,7 +224,7 @@ bool Pipeline::Next(Batch* out) {
     ParsedChunk chunk;
     switch (TakeChunk(&chunk, &end_status_)) {
       case Take::kChunk:
-        batcher_.Add(std::move(chunk.batch));
+        for (Batch& batch : chunk.batches) batcher_.Add(std::move(batch));
         if (!chunk.status.ok()) {
           ending_ = true;
           end_status_ = std::move(chunk.status);

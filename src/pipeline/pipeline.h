@@ -14,9 +14,11 @@
 //   while ((*pipeline)->Next(&batch)) Train(batch);
 //   if (!(*pipeline)->status().ok()) return (*pipeline)->status();
 //
-// Threads: the reader pool (interleave), one feeder thread (record shard, shuffle buffer, repeat,
-// cutting records into chunks of whole batches) and the parse pool; all are started by Open and
-// joined by Stop or the destructor. Every queue between them is bounded; no thread spins.
+// Threads: the reader pool (interleave) and the parse pool; both are started by Open and joined by
+// Stop or the destructor. A parse thread takes the next chunk of whole batches from the record
+// stages itself (record shard, shuffle buffer, repeat; one thread at a time, in chunk order) and
+// parses it while the next thread takes the following chunk, so no record changes threads
+// between the readers and the batch it ends in. Every queue is bounded; no thread spins.
 //
 // Order: with read.deterministic (the default) the batches are the same for the same inputs,
 // options and seed, whatever the thread counts and timing. Otherwise the readers and the parse
@@ -90,17 +92,19 @@ class Pipeline {
   };
   struct ParsedChunk {
     uint64_t seq = 0;
-    Batch batch;   // the rows parsed before the error, if any
+    std::vector<Batch> batches;  // whole batches, then the rows parsed before an error, if any
     Status status;
   };
   enum class Take { kChunk, kEnd, kStopped };
   static constexpr uint64_t kNoFailure = ~uint64_t{0};
 
   Pipeline(const PipelineOptions& options, std::unique_ptr<RecordStream> stream);
-  void FeedLoop();
-  bool Issue(RawChunk* chunk);
+  // Takes the next chunk of records from the stream (one thread at a time); false when there is
+  // nothing more to parse (the end, a failure, or stopping).
+  bool FillChunk(RawChunk* chunk, std::unique_lock<std::mutex>* lock);
   void ParseLoop();
   void ParseChunk(ExampleParser* parser, RawChunk* raw, ParsedChunk* parsed, SkipStats* skips);
+  Batch* NextBatch(ParsedChunk* parsed);
   Take TakeChunk(ParsedChunk* chunk, Status* end_status);
   void Finish(Status status);
 
@@ -112,16 +116,15 @@ class Pipeline {
   const size_t max_in_flight_;  // chunks issued and not yet taken by the consumer
 
   mutable std::mutex mu_;
-  std::condition_variable parse_cv_;  // parse threads: a chunk to parse, or stopping
-  std::condition_variable feed_cv_;   // feeder: room for a chunk, a failure, or stopping
+  std::condition_variable parse_cv_;  // parse threads: the stream is free and a chunk may be issued
   std::condition_variable out_cv_;    // consumer: a parsed chunk, the end, or stopping
-  std::deque<RawChunk> to_parse_;
   std::map<uint64_t, ParsedChunk> parsed_;
   std::vector<Batch> spare_;  // handed-back batch memory for the parse threads
   uint64_t issued_ = 0;
   uint64_t consumed_ = 0;
+  bool filling_ = false;              // a parse thread is taking records from the stream
   uint64_t failed_seq_ = kNoFailure;  // lowest chunk whose parsing failed
-  bool feed_done_ = false;
+  bool feed_done_ = false;            // the stream has ended (feed_status_ says how)
   Status feed_status_;
   bool stopping_ = false;
   SkipStats parse_skips_;
@@ -136,7 +139,6 @@ class Pipeline {
   std::atomic<bool> stop_requested_{false};
 
   std::mutex stop_mu_;  // serializes Stop
-  std::thread feeder_;
   std::vector<std::thread> parsers_;
 };
 

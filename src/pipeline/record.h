@@ -4,7 +4,9 @@
 #define TFQ_PIPELINE_RECORD_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tfq::pipeline {
@@ -17,10 +19,18 @@ struct RecordSource {
   uint64_t offset = 0;  // byte offset of the record's header (in the uncompressed stream)
 };
 
-// A record that has left its reader: an owned copy, since a reader's view dies at its next Read.
+// The bytes of records read together (a reader's burst), back to back. Shared by the Records
+// that view it and recycled once the last of them is gone (RecordBlockPool).
+struct RecordBlock {
+  std::string bytes;
+};
+
+// A record that has left its reader (a reader's view dies at its next Read): a view of a
+// RecordBlock that it keeps alive. Moving a Record is cheap; copying shares the block.
 struct Record {
-  std::string data;
+  std::string_view data;
   RecordSource source;
+  std::shared_ptr<const RecordBlock> block;  // what `data` points into
 };
 
 // "path: record 12 (byte 3456)": the place, as the TFRecord reader names it in its own errors.

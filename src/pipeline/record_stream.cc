@@ -14,6 +14,12 @@ namespace {
 constexpr uint64_t kFileOrderStream = 1;
 constexpr uint64_t kShuffleBufferStream = 2;
 
+// Blocks of records that left the shuffle buffer come back for the records entering it; only the
+// few in flight between the two are spare at a time.
+constexpr size_t kDetachedSpareBlocks = 4096;
+constexpr size_t kDetachedSpareBytes = size_t{64} << 20;
+constexpr size_t kDetachedMaxBlockBytes = size_t{4} << 20;
+
 }  // namespace
 
 Result<std::unique_ptr<RecordStream>> RecordStream::Open(const ReadOptions& options) {
@@ -36,8 +42,17 @@ RecordStream::RecordStream(const ReadOptions& options, std::vector<std::string> 
     : options_(options),
       files_(std::move(files)),
       shuffle_(options.shuffle_buffer_size),
-      shuffling_(options.shuffle_buffer_size > 1) {
+      shuffling_(options.shuffle_buffer_size > 1),
+      detached_pool_(RecordBlockPool::Create(kDetachedSpareBlocks, kDetachedSpareBytes,
+                                             kDetachedMaxBlockBytes)) {
   interleaver_ = std::make_unique<Interleaver>(&files_, options_);
+}
+
+void RecordStream::Detach(Record* record) {
+  std::shared_ptr<RecordBlock> block = detached_pool_->Get();
+  block->bytes.assign(record->data);
+  record->data = block->bytes;
+  record->block = std::move(block);
 }
 
 RecordStream::~RecordStream() { Shutdown(); }
@@ -65,7 +80,10 @@ bool RecordStream::PullInput(Record* out) {
   Status status;
   while (interleaver_->Next(out, &status)) {
     const uint64_t index = input_index_++;
-    if (index % options_.record_shard.count == options_.record_shard.index) return true;
+    if (index % options_.record_shard.count == options_.record_shard.index) {
+      if (shuffling_) Detach(out);
+      return true;
+    }
   }
   input_done_ = true;
   input_status_ = std::move(status);

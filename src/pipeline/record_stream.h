@@ -29,6 +29,7 @@
 #include "pipeline/interleave.h"
 #include "pipeline/options.h"
 #include "pipeline/record.h"
+#include "pipeline/record_block_pool.h"
 #include "pipeline/shuffle_buffer.h"
 
 namespace tfq::pipeline {
@@ -46,8 +47,6 @@ class RecordStream {
 
   void Shutdown();
   SkipStats skip_stats() const { return interleaver_->skip_stats(); }
-  // Hand the strings of consumed records back here for reuse (optional; any thread).
-  StringPool* string_pool() { return interleaver_->string_pool(); }
   // The input files after expansion and file sharding, in list order (RecordSource::file indexes
   // this list). Immutable after Open.
   const std::vector<std::string>& files() const { return files_; }
@@ -57,12 +56,16 @@ class RecordStream {
   void BeginEpoch();
   bool NextInEpoch(Record* out);  // false at the end of the epoch (input_status_ says why)
   bool PullInput(Record* out);    // interleave + record shard
+  // Copies the record into a block of its own: a record waiting in the shuffle buffer would
+  // otherwise keep its whole burst's block alive, and a large buffer many times its own size.
+  void Detach(Record* record);
 
   const ReadOptions options_;
   const std::vector<std::string> files_;
   std::unique_ptr<Interleaver> interleaver_;
   ShuffleBuffer<Record> shuffle_;
   const bool shuffling_;
+  std::shared_ptr<RecordBlockPool> detached_pool_;  // for Detach
 
   uint32_t epoch_ = 0;
   bool in_epoch_ = false;
