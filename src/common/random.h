@@ -56,6 +56,8 @@ class SplitMix64 {
   // Uniform in [0, bound) without modulo bias; bound must be > 0.
   uint64_t Below(uint64_t bound) { return UniformBelow(*this, bound); }
   static constexpr uint64_t kGamma = 0x9E3779B97F4A7C15;
+  // The whole state: SplitMix64(state()) continues with the same numbers.
+  uint64_t state() const { return state_; }
 
  private:
   uint64_t state_;

@@ -44,6 +44,7 @@ void ResetBatch(const std::vector<FeatureSpec>& specs, Batch* batch) {
   batch->rows = 0;
   batch->records.clear();
   batch->sources.clear();
+  batch->ordinals.clear();
   batch->columns.resize(specs.size());
   for (size_t i = 0; i < specs.size(); ++i) {
     const FeatureSpec& spec = specs[i];
@@ -142,6 +143,7 @@ void AppendRows(Batch* src, size_t begin, size_t end, Batch* dst) {
   }
   if (!src->records.empty()) MoveRange(&src->records, begin, end, &dst->records);
   AppendRange(src->sources, begin, end, &dst->sources);
+  AppendRange(src->ordinals, begin, end, &dst->ordinals);
   dst->rows += end - begin;
 }
 

@@ -50,6 +50,8 @@ struct Batch {
   std::vector<Column> columns;        // in PipelineOptions::features order
   std::vector<std::string> records;   // the serialized records, when kept
   std::vector<RecordSource> sources;  // where each row came from
+  // Each row's place in the pipeline's output (0, 1, ... since Open), which SaveState keys on.
+  std::vector<uint64_t> ordinals;
 
   // The column for `key`, or nullptr.
   const Column* column(std::string_view key) const;

@@ -1,7 +1,10 @@
 #include "pipeline/file_reading.h"
 
+#include <algorithm>
+#include <tuple>
 #include <utility>
 
+#include "pipeline/stream_state.h"
 #include "tfrecord/open.h"
 
 namespace tfq::pipeline::internal {
@@ -39,8 +42,19 @@ bool ReadBurst(const ReadContext& context, FileTask* task, size_t max_records, s
     Result<tfrecord::OpenedInput> input =
         tfrecord::OpenRecordInput(path, context.compression, context.decompression);
     if (!input.ok()) return EndFile(context, task, input.status(), end, skips);
+    if (task->start_offset > 0) {
+      uint64_t skipped = 0;
+      Status s = input.value().stream->Skip(task->start_offset, &skipped);
+      if (s.ok() && skipped != task->start_offset) {
+        s = Status::InvalidArgument(path + ": shorter (" + std::to_string(skipped) +
+                                    " bytes) than the saved position " + std::to_string(task->start_offset) +
+                                    "; the file changed since the pipeline state was saved");
+      }
+      if (!s.ok()) return EndFile(context, task, s, end, skips);
+    }
     tfrecord::RecordReaderOptions options;
     options.max_record_bytes = context.max_record_bytes;
+    options.first_index = task->start_index;
     // Skip mode drops bad records and scans past bad headers; only what cannot be resumed
     // (truncation, I/O errors, corrupt compression) ends the file early.
     options.on_corruption = context.on_error == OnError::kSkip ? tfrecord::CorruptionPolicy::kResync
@@ -78,6 +92,79 @@ bool ReadBurst(const ReadContext& context, FileTask* task, size_t max_records, s
   }
   if (!more) return EndFile(context, task, reader.status(), end, skips);
   return true;
+}
+
+Result<uint64_t> CountFileRecords(const ReadContext& context, uint32_t file) {
+  const std::string& path = (*context.files)[file];
+  Result<tfrecord::OpenedInput> input = tfrecord::OpenRecordInput(
+      path, context.compression, context.decompression, ReadPattern::kSkipping);
+  if (!input.ok()) {
+    if (context.on_error == OnError::kSkip) return uint64_t{0};
+    return input.status();
+  }
+  tfrecord::RecordReaderOptions options;
+  options.max_record_bytes = context.max_record_bytes;
+  tfrecord::RecordReader reader(std::move(input.value().stream), options);
+  while (reader.Skip()) {
+  }
+  if (!reader.status().ok() && context.on_error == OnError::kStop) return reader.status();
+  return reader.records_framed();
+}
+
+Status FetchRecords(const ReadContext& context, const std::vector<RecordSource>& sources,
+                    RecordBlockPool* pool, std::vector<Record>* out) {
+  // Visit the records file by file in offset order, then put them back in the given order.
+  std::vector<size_t> visit(sources.size());
+  for (size_t i = 0; i < visit.size(); ++i) visit[i] = i;
+  std::sort(visit.begin(), visit.end(), [&](size_t a, size_t b) {
+    return std::tie(sources[a].file, sources[a].offset) < std::tie(sources[b].file, sources[b].offset);
+  });
+  out->assign(sources.size(), Record());
+  std::unique_ptr<tfrecord::RecordReader> reader;
+  uint32_t open_file = kNoFile;
+  uint64_t next_offset = 0;  // where the open reader's next record starts
+  for (size_t v = 0; v < visit.size(); ++v) {
+    const RecordSource& source = sources[visit[v]];
+    if (source.file >= context.files->size()) {
+      return Status::InvalidArgument("pipeline state: file " + std::to_string(source.file) + " of " +
+                                     std::to_string(context.files->size()));
+    }
+    const std::string& path = (*context.files)[source.file];
+    auto changed = [&] {
+      return Status::InvalidArgument(path + ": no record starts at byte " + std::to_string(source.offset) +
+                                     "; the file changed since the pipeline state was saved");
+    };
+    if (source.file != open_file || reader == nullptr || source.offset < next_offset) {
+      Result<tfrecord::OpenedInput> input =
+          tfrecord::OpenRecordInput(path, context.compression, context.decompression);
+      if (!input.ok()) return input.status();
+      uint64_t skipped = 0;
+      TFQ_RETURN_IF_ERROR(input.value().stream->Skip(source.offset, &skipped));
+      if (skipped != source.offset) return changed();
+      tfrecord::RecordReaderOptions options;
+      options.max_record_bytes = context.max_record_bytes;
+      options.first_index = source.index;
+      reader = std::make_unique<tfrecord::RecordReader>(std::move(input.value().stream), options);
+      open_file = source.file;
+      next_offset = source.offset;
+    }
+    // Further on in the same file: step over the records between (headers only where it can).
+    while (next_offset < source.offset) {
+      if (!reader->Skip()) return reader->status().ok() ? changed() : reader->status();
+      next_offset = reader->record_offset() + reader->record_framed_size();
+    }
+    if (next_offset != source.offset) return changed();
+    std::string_view data;
+    if (!reader->Read(&data)) return reader->status().ok() ? changed() : reader->status();
+    next_offset = reader->record_offset() + reader->record_framed_size();
+    Record& record = (*out)[visit[v]];
+    std::shared_ptr<RecordBlock> block = pool->Get();
+    block->bytes.assign(data);
+    record.data = block->bytes;
+    record.block = std::move(block);
+    record.source = source;
+  }
+  return Status::OK();
 }
 
 }  // namespace tfq::pipeline::internal

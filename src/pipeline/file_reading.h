@@ -22,10 +22,15 @@ namespace tfq::pipeline::internal {
 // consumer has taken its last record (or the epoch is abandoned). Shared (shared_ptr) between the
 // cycle and the reader thread working on it, so either may drop it first.
 struct FileTask {
-  FileTask(uint32_t file_index, uint32_t epoch_index) : file(file_index), epoch(epoch_index) {}
+  FileTask(uint32_t file_index, uint32_t epoch_index, uint64_t first_index = 0,
+           uint64_t first_offset = 0)
+      : file(file_index), epoch(epoch_index), start_index(first_index), start_offset(first_offset) {}
 
   const uint32_t file;   // index into the file list
   const uint32_t epoch;
+  // Where reading starts (a resumed pipeline): the record index and byte offset of a header.
+  const uint64_t start_index;
+  const uint64_t start_offset;
 
   // Touched only by the reader thread that holds the task `active` (no lock needed).
   std::unique_ptr<tfrecord::RecordReader> reader;
@@ -56,6 +61,15 @@ struct ReadContext {
 // The burst's records share one block from *pool.
 bool ReadBurst(const ReadContext& context, FileTask* task, size_t max_records, size_t max_bytes,
                RecordBlockPool* pool, std::vector<Record>* out, Status* end, SkipStats* skips);
+
+// The records of file `file`, counted by a walk over the record headers. With OnError::kSkip a
+// file that cannot be opened or read counts what framed before the problem.
+Result<uint64_t> CountFileRecords(const ReadContext& context, uint32_t file);
+
+// The records at `sources` (file, index and header offset), read again and verified, in the same
+// order; each in a block of its own from *pool. Files are read forward once each, in offset order.
+Status FetchRecords(const ReadContext& context, const std::vector<RecordSource>& sources,
+                    RecordBlockPool* pool, std::vector<Record>* out);
 
 }  // namespace tfq::pipeline::internal
 

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "common/cpus.h"
+#include "tfrecord/format.h"
 
 namespace tfq::pipeline {
 namespace {
@@ -63,7 +64,8 @@ SkipStats Interleaver::skip_stats() const {
   return skips_;
 }
 
-void Interleaver::StartEpoch(std::vector<uint32_t> order, uint32_t epoch) {
+void Interleaver::StartEpoch(std::vector<uint32_t> order, uint32_t epoch,
+                             const InterleavePosition* from) {
   std::lock_guard<std::mutex> lock(mu_);
   // Abandon what is left of the previous epoch: a reader thread still on one of its files sees
   // it finished after its current burst and lets go of it.
@@ -74,14 +76,34 @@ void Interleaver::StartEpoch(std::vector<uint32_t> order, uint32_t epoch) {
   for (Task& task : work_) task->queued = false;
   work_.clear();
   ready_.clear();
+  ready_events_.clear();
   order_ = std::move(order);
   next_in_order_ = 0;
   epoch_ = epoch;
   cycle_index_ = 0;
   block_index_ = 0;
+  if (from != nullptr) {
+    next_in_order_ = from->next_in_order;
+    cycle_index_ = from->cycle_index;
+    block_index_ = from->block_index;
+    for (size_t i = 0; i < slots_.size(); ++i) {
+      const SlotPosition& slot = from->slots[i];
+      if (slot.file == kNoFile) continue;
+      auto task = std::make_shared<internal::FileTask>(slot.file, epoch_, slot.next_index,
+                                                       slot.next_offset);
+      task->queued = true;
+      work_.push_back(task);
+      slots_[i] = std::move(task);
+    }
+    work_cv_.notify_all();
+    return;
+  }
   // tf.data fills the slots lazily as the cycle first reaches them; filling them all now gives
   // the same file-to-slot assignment and lets every file start reading at once.
-  for (Task& slot : slots_) slot = NextTask();
+  for (size_t i = 0; i < slots_.size(); ++i) {
+    slots_[i] = NextTask();
+    LogAssign(i);
+  }
 }
 
 Interleaver::Task Interleaver::NextTask() {
@@ -91,6 +113,17 @@ Interleaver::Task Interleaver::NextTask() {
   work_.push_back(task);
   work_cv_.notify_one();
   return task;
+}
+
+void Interleaver::LogAssign(size_t slot) {
+  if (!options_.deterministic) return;
+  StreamEvent& e = ready_events_.emplace_back();
+  e.kind = StreamEvent::Kind::kAssign;
+  e.slot = static_cast<uint32_t>(slot);
+  e.file = slots_[slot] ? slots_[slot]->file : kNoFile;
+  e.a = next_in_order_;
+  e.cycle_index = cycle_index_;
+  e.block_index = block_index_;
 }
 
 bool Interleaver::Full(const internal::FileTask& task) const {
@@ -189,6 +222,28 @@ void Interleaver::Take(internal::FileTask* task, size_t n) {
   }
 }
 
+void Interleaver::LogTakes(size_t slot, size_t first) {
+  // The cursor after each record: within the block, or (for the block's last) as it is now.
+  const size_t n = ready_.size() - first;
+  const size_t block_before = block_index_ == 0 ? options_.block_length - n : block_index_ - n;
+  for (size_t i = 0; i < n; ++i) {
+    const Record& record = ready_[first + i];
+    StreamEvent& e = ready_events_.emplace_back();
+    e.kind = StreamEvent::Kind::kTake;
+    e.slot = static_cast<uint32_t>(slot);
+    e.source = record.source;
+    e.a = record.data.size() + tfrecord::kFramingOverhead;
+    const size_t block = block_before + i + 1;
+    if (block == options_.block_length) {
+      e.cycle_index = (slot + 1) % slots_.size();
+      e.block_index = 0;
+    } else {
+      e.cycle_index = slot;
+      e.block_index = block;
+    }
+  }
+}
+
 Interleaver::Step Interleaver::FillDeterministic() {
   const size_t cycle = slots_.size();
   size_t taken = 0;
@@ -206,11 +261,14 @@ Interleaver::Step Interleaver::FillDeterministic() {
     if (!task->buffer.empty()) {
       const size_t n = std::min({options_.block_length - block_index_, task->buffer.size(),
                                  kTakeRecords - taken});
+      const size_t first = ready_.size();
+      const size_t slot = cycle_index_;
       Take(task.get(), n);
       MaybeQueue(task);
       taken += n;
       block_index_ += n;
       if (block_index_ == options_.block_length) AdvanceToNextSlot();
+      LogTakes(slot, first);
       continue;
     }
     // Hand out what was taken before waiting or failing: the state stays at this slot, so the
@@ -226,8 +284,10 @@ Interleaver::Step Interleaver::FillDeterministic() {
       return Step::kError;
     }
     // Exhausted: the next file takes the slot and the turn passes on.
-    slots_[cycle_index_] = NextTask();
+    const size_t slot = cycle_index_;
+    slots_[slot] = NextTask();
     AdvanceToNextSlot();
+    LogAssign(slot);
   }
   return Step::kRecords;
 }
@@ -271,7 +331,7 @@ Interleaver::Step Interleaver::FillAnyReady() {
   return Step::kWait;
 }
 
-bool Interleaver::Next(Record* out, Status* status) {
+bool Interleaver::Next(Record* out, Status* status, std::vector<StreamEvent>* log) {
   if (ready_.empty()) {
     std::unique_lock<std::mutex> lock(mu_);
     while (true) {
@@ -287,6 +347,9 @@ bool Interleaver::Next(Record* out, Status* status) {
       if (step == Step::kRecords) break;
       if (step == Step::kEnd) {
         *status = Status::OK();
+        // The steps after the epoch's last record (files found empty, slots emptied).
+        if (log != nullptr) log->insert(log->end(), ready_events_.begin(), ready_events_.end());
+        ready_events_.clear();
         return false;
       }
       if (step == Step::kWait) {
@@ -298,6 +361,14 @@ bool Interleaver::Next(Record* out, Status* status) {
   }
   *out = std::move(ready_.front());
   ready_.pop_front();
+  if (options_.deterministic) {
+    while (!ready_events_.empty()) {
+      const bool take = ready_events_.front().kind == StreamEvent::Kind::kTake;
+      if (log != nullptr) log->push_back(ready_events_.front());
+      ready_events_.pop_front();
+      if (take) break;
+    }
+  }
   return true;
 }
 

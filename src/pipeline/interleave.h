@@ -23,6 +23,10 @@
 // Memory: at most cycle_length * file_buffer_records records are buffered (and per file at most
 // file_buffer_bytes plus one record), plus kTakeRecords (64) moved to the consumer's side at once.
 //
+// Exact resume (deterministic mode): every step that moves the cycle (a file taking a slot, a
+// record taken from a slot) is logged as a StreamEvent, handed to Next's caller with the record
+// it precedes, and StartEpoch can begin an epoch at a saved InterleavePosition.
+//
 // Thread safety: StartEpoch and Next are called from one consumer thread. Shutdown and
 // skip_stats may be called from any thread; Shutdown makes a blocked Next return kCancelled.
 #ifndef TFQ_PIPELINE_INTERLEAVE_H_
@@ -42,6 +46,7 @@
 #include "pipeline/options.h"
 #include "pipeline/record.h"
 #include "pipeline/record_block_pool.h"
+#include "pipeline/stream_state.h"
 
 namespace tfq::pipeline {
 
@@ -57,13 +62,14 @@ class Interleaver {
   Interleaver& operator=(const Interleaver&) = delete;
 
   // Begins reading the files `order` (indices into files) as epoch `epoch`, abandoning whatever
-  // is left of the previous epoch.
-  void StartEpoch(std::vector<uint32_t> order, uint32_t epoch);
+  // is left of the previous epoch; at the saved cursor `from` instead of the beginning if given.
+  void StartEpoch(std::vector<uint32_t> order, uint32_t epoch, const InterleavePosition* from = nullptr);
 
   // Moves the next record of the epoch into *out and returns true; or returns false with *status
   // OK at the end of the epoch, the error that stopped reading, or kCancelled after Shutdown.
-  // After an error every call returns it again.
-  bool Next(Record* out, Status* status);
+  // After an error every call returns it again. In deterministic mode the steps up to and
+  // including this record's kTake (or, at the end, the rest) are appended to *log if given.
+  bool Next(Record* out, Status* status, std::vector<StreamEvent>* log = nullptr);
 
   // Stops and joins the reader threads (promptly: each finishes at most one burst of reading).
   // Idempotent; safe from any thread, also while another thread is blocked in Next.
@@ -82,6 +88,10 @@ class Interleaver {
   void MaybeQueue(const Task& task);
   // The next file of the epoch for a slot, or null when the list is used up.
   Task NextTask();
+  // Log, in deterministic mode: what slot `slot` holds now, with the cursor as it is now; a
+  // kTake for each record Take just moved to ready_ from index `first` on.
+  void LogAssign(size_t slot);
+  void LogTakes(size_t slot, size_t first);
   void AdvanceToNextSlot();
   // Moves the first `n` records of the task's buffer to ready_.
   void Take(internal::FileTask* task, size_t n);
@@ -112,8 +122,10 @@ class Interleaver {
   Status error_;                      // the error returned by Next, once one happened
   SkipStats skips_;
 
-  // The consumer's side: records taken under one lock, handed out one by one without it.
+  // The consumer's side: records taken under one lock, handed out one by one without it, and
+  // (deterministic mode) the log of the steps that took them, one kTake per record in ready_.
   std::deque<Record> ready_;
+  std::deque<StreamEvent> ready_events_;
 
   std::shared_ptr<RecordBlockPool> pool_;  // the readers' bursts
   std::mutex join_mu_;  // serializes Shutdown

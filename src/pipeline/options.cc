@@ -110,6 +110,17 @@ Status ValidateReadOptions(const ReadOptions& o) {
     return Invalid("file buffers must hold at least one record and one byte");
   }
   if (o.epochs < kRepeatForever) return Invalid("epochs must be -1 (forever) or a count >= 0");
+  if (o.world_size == 0) return Invalid("world_size must be at least 1");
+  if (o.rank >= o.world_size) {
+    return Invalid("rank " + std::to_string(o.rank) + " is not below world_size " +
+                   std::to_string(o.world_size) + " (ranks count from 0)");
+  }
+  if (o.world_size > 1 && (o.file_shard.count > 1 || o.record_shard.count > 1)) {
+    return Invalid("give either rank/world_size or file and record shards, not both");
+  }
+  if (o.world_size > 1 && o.rank_split == RankSplit::kByRecord && !o.deterministic) {
+    return Invalid("splitting ranks by record needs deterministic order (split by file instead)");
+  }
   return Status::OK();
 }
 

@@ -37,6 +37,20 @@ enum class OnError {
 
 constexpr int64_t kRepeatForever = -1;
 
+// Data-parallel training (docs/pipeline.md, "Ranks"): how the input is split between ranks, and
+// how the ranks are evened out so that every rank gets the same number of records each epoch
+// (synchronous training would otherwise hang on a rank that ran out).
+enum class RankSplit : uint8_t {
+  kAuto,      // by file when there are at least as many files as ranks, else by record
+  kByFile,    // file i of the expanded list goes to rank i % world_size
+  kByRecord,  // interleaved record i of each epoch goes to rank i % world_size
+};
+enum class RankBalance : uint8_t {
+  kDrop,  // every rank stops each epoch at the smallest rank's record count
+  kPad,   // every rank goes on to the largest rank's count, repeating its epoch from the start;
+          // the repeats are marked (RecordSource::padding)
+};
+
 // The record stages (RecordStream): everything up to and including repeat.
 struct ReadOptions {
   // Paths and globs, expanded in order by ExpandInputPaths (io/glob.h); "-" is standard input.
@@ -66,6 +80,15 @@ struct ReadOptions {
   // Applied to the interleaved records of each epoch. Needs deterministic order: in the
   // non-deterministic mode the index of a record would depend on timing.
   Shard record_shard;
+
+  // This process's share of the data: rank `rank` of `world_size` (docs/pipeline.md, "Ranks").
+  // Replaces file_shard and record_shard, which must then be left at their defaults. Evening
+  // the ranks out needs every file's record count, taken at Open by a walk over the record
+  // headers of all the files (fast for uncompressed files; a compressed one is inflated).
+  uint64_t rank = 0;
+  uint64_t world_size = 1;
+  RankSplit rank_split = RankSplit::kAuto;
+  RankBalance rank_balance = RankBalance::kDrop;
 
   // tf.data's shuffle(buffer_size): 0 or 1 means no shuffle.
   size_t shuffle_buffer_size = 0;

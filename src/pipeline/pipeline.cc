@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "common/cpus.h"
+#include "io/glob.h"
 
 namespace tfq::pipeline {
 namespace {
@@ -24,21 +25,76 @@ size_t ParseThreadCount(const PipelineOptions& options) {
 
 }  // namespace
 
+// What a saved state depends on: the options that decide which records come in which batches,
+// and the files (FNV-1a over a canonical text of them). Thread counts and buffer sizes do not
+// change the order in deterministic mode, so a state may be resumed with other ones.
+uint64_t Fingerprint(const PipelineOptions& o, const std::vector<std::string>& files) {
+  const ReadOptions& r = o.read;
+  std::string text;
+  for (const std::string& f : files) text += f + '\n';
+  for (uint64_t v : {uint64_t(r.compression), r.file_shard.count, r.file_shard.index,
+                     uint64_t(r.shuffle_files), uint64_t(r.cycle_length), uint64_t(r.block_length),
+                     r.record_shard.count, r.record_shard.index, r.rank, r.world_size,
+                     uint64_t(r.rank_split), uint64_t(r.rank_balance), uint64_t(r.shuffle_buffer_size),
+                     r.seed, uint64_t(r.reshuffle_each_epoch), uint64_t(r.epochs), uint64_t(r.on_error),
+                     uint64_t(o.batch_size), uint64_t(o.drop_remainder)}) {
+    text += std::to_string(v) + ',';
+  }
+  uint64_t hash = 0xcbf29ce484222325ULL;
+  for (unsigned char c : text) {
+    hash ^= c;
+    hash *= 0x100000001b3ULL;
+  }
+  return hash;
+}
+
 Result<std::unique_ptr<Pipeline>> Pipeline::Open(const PipelineOptions& options) {
   TFQ_RETURN_IF_ERROR(ValidatePipelineOptions(options));
   Result<std::unique_ptr<RecordStream>> stream = RecordStream::Open(options.read);
   if (!stream.ok()) return stream.status();
-  return std::unique_ptr<Pipeline>(new Pipeline(options, std::move(stream).value()));
+  return std::unique_ptr<Pipeline>(new Pipeline(options, std::move(stream).value(), nullptr));
 }
 
-Pipeline::Pipeline(const PipelineOptions& options, std::unique_ptr<RecordStream> stream)
+Result<std::unique_ptr<Pipeline>> Pipeline::Open(const PipelineOptions& options,
+                                                 const std::string& state_text) {
+  TFQ_RETURN_IF_ERROR(ValidatePipelineOptions(options));
+  if (!options.read.deterministic) {
+    return Status::InvalidArgument("pipeline: resuming from a state needs deterministic order");
+  }
+  Result<PipelineState> state = PipelineStateFromJson(state_text);
+  if (!state.ok()) return state.status();
+  Result<std::vector<std::string>> files = ExpandInputPaths(options.read.inputs, /*check_existence=*/false);
+  if (!files.ok()) return files.status();
+  if (state->fingerprint != Fingerprint(options, *files)) {
+    return Status::InvalidArgument(
+        "pipeline state: saved by a pipeline with other files or options (inputs, shards, ranks, "
+        "shuffling, seed, epochs, batch size); open it with the options it was saved with");
+  }
+  Result<std::unique_ptr<RecordStream>> stream = RecordStream::Open(options.read, &state->stream);
+  if (!stream.ok()) return stream.status();
+  return std::unique_ptr<Pipeline>(new Pipeline(options, std::move(stream).value(), &*state));
+}
+
+Pipeline::Pipeline(const PipelineOptions& options, std::unique_ptr<RecordStream> stream,
+                   const PipelineState* from)
     : options_(options),
       stream_(std::move(stream)),
       keep_records_(options.keep_records || options.features.empty()),
       chunk_records_(ChunkRecords(options.batch_size)),
       parse_threads_(ParseThreadCount(options)),
       max_in_flight_(std::max<size_t>(1, parse_threads_ + options.prefetch)),
-      batcher_(&options_.features, options.batch_size, options.drop_remainder) {
+      batcher_(&options_.features, options.batch_size, options.drop_remainder),
+      mirror_(options.read.cycle_length, stream_->options().record_shard.count,
+              stream_->options().record_shard.index,
+              options.read.shuffle_buffer_size > 1 ? options.read.shuffle_buffer_size : 0) {
+  if (from != nullptr) {
+    mirror_.Reset(from->stream);
+    batches_ = from->batches;
+  }
+  if (options.read.deterministic) {
+    Result<std::vector<std::string>> files = ExpandInputPaths(options.read.inputs, false);
+    if (files.ok()) fingerprint_ = Fingerprint(options, *files);
+  }
   parsers_.reserve(parse_threads_);
   for (size_t i = 0; i < parse_threads_; ++i) parsers_.emplace_back([this] { ParseLoop(); });
 }
@@ -89,14 +145,17 @@ bool Pipeline::FillChunk(RawChunk* chunk, std::unique_lock<std::mutex>* lock) {
   chunk->seq = issued_++;
   lock->unlock();
   chunk->records.clear();
+  chunk->ordinals.clear();
+  chunk->log.clear();
   Record record;
   bool ended = false;
   while (chunk->records.size() < chunk_records_) {
-    if (!stream_->Next(&record)) {
+    if (!stream_->Next(&record, &chunk->log)) {
       ended = true;
       break;
     }
     chunk->records.push_back(std::move(record));
+    chunk->ordinals.push_back(chunk->log.empty() ? 0 : chunk->log.back().a);  // its kOutput
   }
   lock->lock();
   filling_ = false;
@@ -123,7 +182,8 @@ Batch* Pipeline::NextBatch(ParsedChunk* parsed) {
 void Pipeline::ParseChunk(ExampleParser* parser, RawChunk* raw, ParsedChunk* parsed,
                           SkipStats* skips) {
   Batch* batch = nullptr;
-  for (Record& record : raw->records) {
+  for (size_t i = 0; i < raw->records.size(); ++i) {
+    const Record& record = raw->records[i];
     if (batch == nullptr || batch->rows == options_.batch_size) {
       std::lock_guard<std::mutex> lock(mu_);
       batch = NextBatch(parsed);
@@ -143,6 +203,7 @@ void Pipeline::ParseChunk(ExampleParser* parser, RawChunk* raw, ParsedChunk* par
     }
     if (keep_records_) batch->records.emplace_back(record.data);
     batch->sources.push_back(record.source);
+    batch->ordinals.push_back(raw->ordinals[i]);
     ++batch->rows;
   }
 }
@@ -158,6 +219,7 @@ void Pipeline::ParseLoop() {
     ParsedChunk parsed;
     parsed.seq = raw.seq;
     ParseChunk(&parser, &raw, &parsed, &skips);
+    parsed.log.swap(raw.log);
     raw.records.clear();  // releases the record blocks for the readers to reuse
     lock.lock();
     if (!skips.empty()) {
@@ -208,6 +270,27 @@ void Pipeline::Finish(Status status) {
   Stop();
 }
 
+void Pipeline::AdvanceMirror(uint64_t ordinal) {
+  while (!mirror_log_.empty()) {
+    const StreamEvent& e = mirror_log_.front();
+    if (e.kind == StreamEvent::Kind::kOutput && e.a > ordinal) break;
+    mirror_.Apply(e);
+    mirror_log_.pop_front();
+  }
+}
+
+Result<std::string> Pipeline::SaveState() const {
+  if (!options_.read.deterministic) {
+    return Status::InvalidArgument(
+        "pipeline: no state to save in non-deterministic order (set deterministic to resume)");
+  }
+  PipelineState state;
+  state.fingerprint = fingerprint_;
+  state.batches = batches_;
+  state.stream = mirror_.state();
+  return PipelineStateToJson(state);
+}
+
 bool Pipeline::Next(Batch* out) {
   if (finished_) return false;
   while (true) {
@@ -215,15 +298,28 @@ bool Pipeline::Next(Batch* out) {
       Finish(Status::Cancelled("pipeline stopped"));
       return false;
     }
-    if (batcher_.PopFull(out, &consumer_spare_)) return true;
+    if (batcher_.PopFull(out, &consumer_spare_)) {
+      ++batches_;
+      AdvanceMirror(out->ordinals.back());
+      return true;
+    }
     if (ending_) {
-      if (batcher_.PopRemainder(out, &consumer_spare_)) return true;
+      if (batcher_.PopRemainder(out, &consumer_spare_)) {
+        ++batches_;
+        AdvanceMirror(out->ordinals.back());
+        return true;
+      }
+      if (end_status_.ok()) {  // a clean end: the state says so
+        AdvanceMirror(~uint64_t{0});
+        mirror_.MarkDone();
+      }
       Finish(std::move(end_status_));
       return false;
     }
     ParsedChunk chunk;
     switch (TakeChunk(&chunk, &end_status_)) {
       case Take::kChunk:
+        mirror_log_.insert(mirror_log_.end(), chunk.log.begin(), chunk.log.end());
         for (Batch& batch : chunk.batches) batcher_.Add(std::move(batch));
         if (!chunk.status.ok()) {
           ending_ = true;

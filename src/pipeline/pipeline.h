@@ -31,6 +31,10 @@
 // with the lowest position, whatever thread met it first. With read.on_error = kSkip bad records
 // and files are dropped and counted instead (skip_stats()).
 //
+// Exact resume (deterministic order): SaveState returns the pipeline's position after the last
+// batch Next handed out, as JSON text; Open(options, state) on a new pipeline with the same options
+// and files yields exactly the batches this one would have yielded next (docs/pipeline.md).
+//
 // Thread safety: Next and status are for one consumer thread. Stop, skip_stats, files and
 // max_buffered_records may be called from any thread; Stop makes a Next blocked on another
 // thread return false (status kCancelled). Destroying the pipeline while another thread is
@@ -56,6 +60,7 @@
 #include "pipeline/options.h"
 #include "pipeline/record.h"
 #include "pipeline/record_stream.h"
+#include "pipeline/stream_state.h"
 
 namespace tfq::pipeline {
 
@@ -63,6 +68,10 @@ class Pipeline {
  public:
   // Validates the options, expands the inputs and starts every thread; reading begins at once.
   static Result<std::unique_ptr<Pipeline>> Open(const PipelineOptions& options);
+  // Continues from `state`, the text SaveState returned (kInvalidArgument when it does not
+  // parse, or was saved with other options or files).
+  static Result<std::unique_ptr<Pipeline>> Open(const PipelineOptions& options,
+                                                const std::string& state);
   ~Pipeline();  // Stop()
   Pipeline(const Pipeline&) = delete;
   Pipeline& operator=(const Pipeline&) = delete;
@@ -72,6 +81,13 @@ class Pipeline {
   bool Next(Batch* batch);
   // OK after a normal end; the error; kCancelled after Stop. Meaningful once Next returned false.
   const Status& status() const { return status_; }
+
+  // The position after the last batch Next returned (or the end), as JSON text of a few hundred
+  // bytes plus about 40 per record in the shuffle buffer. kInvalidArgument in
+  // non-deterministic mode, where no position can be replayed. Next's thread only.
+  Result<std::string> SaveState() const;
+  // Records per epoch with ranks evened out (ReadOptions::world_size > 1); 0 otherwise.
+  uint64_t epoch_quota() const { return stream_->epoch_quota(); }
 
   // Stops every stage and joins every thread, promptly even when a reader is blocked on a full
   // buffer or the consumer on an empty queue. Idempotent.
@@ -89,16 +105,22 @@ class Pipeline {
   struct RawChunk {
     uint64_t seq = 0;
     std::vector<Record> records;
+    std::vector<uint64_t> ordinals;  // each record's place in the output
+    std::vector<StreamEvent> log;    // the record stages' steps that produced the records
   };
   struct ParsedChunk {
     uint64_t seq = 0;
     std::vector<Batch> batches;  // whole batches, then the rows parsed before an error, if any
+    std::vector<StreamEvent> log;
     Status status;
   };
   enum class Take { kChunk, kEnd, kStopped };
   static constexpr uint64_t kNoFailure = ~uint64_t{0};
 
-  Pipeline(const PipelineOptions& options, std::unique_ptr<RecordStream> stream);
+  Pipeline(const PipelineOptions& options, std::unique_ptr<RecordStream> stream,
+           const PipelineState* from);
+  // Replays the log as far as the row with `ordinal`.
+  void AdvanceMirror(uint64_t ordinal);
   // Takes the next chunk of records from the stream (one thread at a time); false when there is
   // nothing more to parse (the end, a failure, or stopping).
   bool FillChunk(RawChunk* chunk, std::unique_lock<std::mutex>* lock);
@@ -131,6 +153,10 @@ class Pipeline {
 
   // The consumer's side (Next's thread only).
   internal::Batcher batcher_;
+  StreamMirror mirror_;
+  std::deque<StreamEvent> mirror_log_;  // taken with chunks, not yet replayed
+  uint64_t fingerprint_ = 0;
+  uint64_t batches_ = 0;
   std::vector<Batch> consumer_spare_;
   bool ending_ = false;
   Status end_status_;

@@ -21,6 +21,8 @@ class Rng {
   uint64_t Next() { return gen_.Next(); }
   // Uniform in [0, n) for n >= 1, without modulo bias.
   uint64_t Uniform(uint64_t n) { return gen_.Below(n); }
+  // The generator's whole state: Rng(state()) continues with the same numbers.
+  uint64_t state() const { return gen_.state(); }
 
  private:
   SplitMix64 gen_;

@@ -17,6 +17,7 @@ struct RecordSource {
   uint32_t epoch = 0;   // 0-based repetition
   uint64_t index = 0;   // 0-based record index within the file
   uint64_t offset = 0;  // byte offset of the record's header (in the uncompressed stream)
+  bool padding = false; // a repeat delivered to even out ranks (docs/pipeline.md, "Ranks")
 };
 
 // The bytes of records read together (a reader's burst), back to back. Shared by the Records

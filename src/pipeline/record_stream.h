@@ -14,6 +14,12 @@
 // then Next returns false with status() naming the file, record and byte offset. With
 // OnError::kSkip nothing ends the stream; skip_stats() counts what was dropped.
 //
+// Ranks (ReadOptions::rank, world_size): the files or the interleaved records are split between
+// ranks, and each epoch delivers exactly `epoch_quota()` records (docs/pipeline.md, "Ranks").
+//
+// Exact resume: Next logs its steps (StreamEvent) for a StreamMirror, and Open can start from a
+// StreamState the mirror made, refetching the records of a saved shuffle buffer by position.
+//
 // Thread safety: Next and status are for one consumer thread. Shutdown, skip_stats and files
 // may be called from any thread; Shutdown makes a Next blocked on the readers return false with
 // kCancelled and joins the reader threads.
@@ -31,6 +37,7 @@
 #include "pipeline/record.h"
 #include "pipeline/record_block_pool.h"
 #include "pipeline/shuffle_buffer.h"
+#include "pipeline/stream_state.h"
 
 namespace tfq::pipeline {
 
@@ -38,11 +45,14 @@ class RecordStream {
  public:
   // Validates the options, expands the inputs and starts the reader threads. Fails with
   // kInvalidArgument for bad options and with ExpandInputPaths' errors (a glob matching nothing).
-  static Result<std::unique_ptr<RecordStream>> Open(const ReadOptions& options);
+  // With `from`, the stream continues where the stream that logged it stood.
+  static Result<std::unique_ptr<RecordStream>> Open(const ReadOptions& options,
+                                                    const StreamState* from = nullptr);
   ~RecordStream();  // Shutdown()
 
   // Moves the next record into *out; false at the end of the last epoch or on error (status()).
-  bool Next(Record* out);
+  // In deterministic mode the steps that led to it (ending with its kOutput) are appended to *log.
+  bool Next(Record* out, std::vector<StreamEvent>* log = nullptr);
   const Status& status() const { return status_; }
 
   void Shutdown();
@@ -50,10 +60,19 @@ class RecordStream {
   // The input files after expansion and file sharding, in list order (RecordSource::file indexes
   // this list). Immutable after Open.
   const std::vector<std::string>& files() const { return files_; }
+  // The options in effect: ranks turned into file and record shards.
+  const ReadOptions& options() const { return options_; }
+  // The records each epoch delivers when ranks are evened out; 0: no quota.
+  uint64_t epoch_quota() const { return quota_; }
 
  private:
-  RecordStream(const ReadOptions& options, std::vector<std::string> files);
-  void BeginEpoch();
+  RecordStream(const ReadOptions& options, std::vector<std::string> files, uint64_t quota);
+  std::vector<uint32_t> EpochOrder() const;
+  void BeginEpoch(bool padding);
+  Status Restore(const StreamState& from);
+  void Log(const StreamEvent& event) {
+    if (log_ != nullptr) log_->push_back(event);
+  }
   bool NextInEpoch(Record* out);  // false at the end of the epoch (input_status_ says why)
   bool PullInput(Record* out);    // interleave + record shard
   // Copies the record into a block of its own: a record waiting in the shuffle buffer would
@@ -67,13 +86,17 @@ class RecordStream {
   const bool shuffling_;
   std::shared_ptr<RecordBlockPool> detached_pool_;  // for Detach
 
+  const uint64_t quota_;
   uint32_t epoch_ = 0;
   bool in_epoch_ = false;
+  bool padding_ = false;          // repeating the epoch to reach the quota
   bool input_done_ = false;       // the epoch's input has ended (shuffle buffer may still hold some)
   Status input_status_;           // why the input ended early
   uint64_t input_index_ = 0;      // interleaved records this epoch, before record sharding
   uint64_t epoch_records_ = 0;    // records delivered this epoch
   Record replacement_;            // scratch for the shuffle buffer
+  uint64_t outputs_ = 0;          // records delivered (the ordinals in the log)
+  std::vector<StreamEvent>* log_ = nullptr;  // where Next logs, if anywhere
   bool done_ = false;
   Status status_;
 };

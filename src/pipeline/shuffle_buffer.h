@@ -39,8 +39,8 @@ class ShuffleBuffer {
   void Add(T element) { elements_.push_back(std::move(element)); }
 
   // Not empty. Removes a uniformly chosen element into *out; its slot takes *replacement (the
-  // next input element) or, when there is none (nullptr), the last element.
-  void Take(T* out, T* replacement) {
+  // next input element) or, when there is none (nullptr), the last element. Returns the slot.
+  size_t Take(T* out, T* replacement) {
     const size_t slot = static_cast<size_t>(rng_.Uniform(elements_.size()));
     *out = std::move(elements_[slot]);
     if (replacement != nullptr) {
@@ -49,6 +49,14 @@ class ShuffleBuffer {
       if (slot + 1 != elements_.size()) elements_[slot] = std::move(elements_.back());
       elements_.pop_back();
     }
+    return slot;
+  }
+
+  // The generator's state, and a buffer put back as it was (elements in slot order).
+  uint64_t rng_state() const { return rng_.state(); }
+  void Restore(std::vector<T> elements, uint64_t rng_state) {
+    elements_ = std::move(elements);
+    rng_ = Rng(rng_state);
   }
 
  private:
