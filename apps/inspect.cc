@@ -170,48 +170,12 @@ int RunRecords(const InspectOptions& opts, const std::vector<std::string>& paths
   return exit_code;
 }
 
-// --index / --index-beside: DALI's tfrecord2idx format, "<offset> <framed size>\n" per record.
-int RunIndex(const InspectOptions& opts, const std::vector<std::string>& paths,
-             const inspect::ScanOptions& scan) {
-  if (opts.index && paths.size() != 1) {
-    return ReportError(Status::InvalidArgument(
-        "--index prints one file's index; use --index-beside to write FILE.idx for several files"));
-  }
-  int exit_code = kExitOk;
-  for (const auto& path : paths) {
-    std::string text;
-    auto add = [&](std::string_view, const tfrecord::RecordReader& reader) -> Status {
-      text += std::to_string(reader.record_offset());
-      text += ' ';
-      text += std::to_string(reader.record_framed_size());
-      text += '\n';
-      return Status::OK();
-    };
-    inspect::FileReport r = inspect::ScanFile(path, scan, add, nullptr);
-    if (!r.clean()) {
-      exit_code = std::max(exit_code, ReportError(r.status.ok() ? Status::Corruption(path + ": corrupt records were skipped; the index would not match the file") : r.status));
-      continue;
-    }
-    if (opts.index) {
-      StdoutBuffer out;
-      out.buffer() = std::move(text);
-      Status s = out.Finish();
-      if (!s.ok()) return ReportError(s);
-      continue;
-    }
-    Result<std::unique_ptr<OutputStream>> file = CreateOutputFile(path + ".idx");
-    Status s = file.ok() ? (*file)->Write(text) : file.status();
-    if (s.ok()) s = (*file)->Close();
-    if (!s.ok()) exit_code = std::max(exit_code, ReportError(s));
-  }
-  return exit_code;
-}
-
 int RunInspect(const InspectOptions& opts) {
-  const int modes = opts.count + opts.verify + opts.records + opts.stats + opts.index + opts.index_beside;
+  const int modes = opts.count + opts.verify + opts.records + opts.stats + opts.index +
+                    opts.index_beside + opts.check_index;
   if (modes > 1) {
     return ReportError(Status::InvalidArgument(
-        "choose one of --count, --verify, --records, --stats, --index, --index-beside"));
+        "choose one of --count, --verify, --records, --stats, --index, --index-beside, --check-index"));
   }
   std::vector<std::string> paths;
   inspect::ScanOptions scan;
@@ -225,6 +189,7 @@ int RunInspect(const InspectOptions& opts) {
   if (opts.verify) return RunVerify(opts, paths, scan);
   if (opts.records) return RunRecords(opts, paths, scan);
   if (opts.index || opts.index_beside) return RunIndex(opts, paths, scan);
+  if (opts.check_index) return RunCheckIndex(opts, paths, scan);
   return RunInspectSummary(opts, paths, scan);
 }
 
@@ -274,7 +239,10 @@ void SetupInspectCommand(CLI::App& app, int* exit_code) {
   cmd->add_flag("--records", opts->records, "print records as JSON lines");
   cmd->add_flag("--stats", opts->stats, "per-feature statistics as JSON");
   cmd->add_flag("--index", opts->index, "print the DALI/tfrecord2idx index (offset size) of one file");
-  cmd->add_flag("--index-beside", opts->index_beside, "write FILE.idx beside each input");
+  cmd->add_flag("--index-beside", opts->index_beside,
+                "write FILE.idx beside each input (and FILE.tfqgzidx, access points, for gzip/zlib)");
+  cmd->add_flag("--check-index", opts->check_index,
+                "check the indexes beside each input against it (exit 3 when missing or stale)");
   cmd->add_flag("--sequence", opts->sequence,
                 "records are tf.train.SequenceExample (found anyway from the first with feature_lists)");
   cmd->add_flag("--raw", opts->raw, "records are not Examples: check the framing only (--verify)");

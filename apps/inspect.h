@@ -22,6 +22,7 @@ struct InspectOptions {
   bool stats = false;
   bool index = false;
   bool index_beside = false;
+  bool check_index = false;
   bool sequence = false;
   bool raw = false;  // payloads are not Examples: check framing only
   std::string format = "proto-json";
@@ -58,6 +59,13 @@ void NoteSequenceFound(const tfrecord::RecordReader& reader);
 
 // "1 record", "2 records".
 std::string CountOf(uint64_t n, std::string_view noun);
+
+// --index (print one file's DALI index), --index-beside (write FILE.idx, and FILE.tfqgzidx for
+// gzip/zlib files) and --check-index (compare them with a fresh walk of each input): inspect_index.cc.
+int RunIndex(const InspectOptions& opts, const std::vector<std::string>& paths,
+             const inspect::ScanOptions& scan);
+int RunCheckIndex(const InspectOptions& opts, const std::vector<std::string>& paths,
+                  const inspect::ScanOptions& scan);
 
 // The default mode (and --stats): read everything, print the summary as text or JSON.
 int RunInspectSummary(const InspectOptions& opts, const std::vector<std::string>& paths,

@@ -2,6 +2,8 @@
 //
 // Compressed bytes are taken from the source with Peek/Consume, and only as many as inflate used
 // are consumed, so the source's position is always the exact compressed offset for messages.
+// Given an AccessPointIndex it also notes access points as it goes (io/access_points.h): inflate
+// then stops at every deflate block boundary (Z_BLOCK), where a point may be taken.
 #include <zlib.h>
 
 #include <algorithm>
@@ -9,6 +11,7 @@
 #include <memory>
 #include <string>
 
+#include "io/access_points.h"
 #include "io/buffered_input_stream.h"
 #include "io/compression.h"
 
@@ -21,12 +24,14 @@ constexpr int kZlibWindowBits = MAX_WBITS;
 
 class InflatingStream final : public BufferedInputStream {
  public:
-  InflatingStream(std::unique_ptr<InputStream> source, Compression c, const DecompressionLimit& limit)
+  InflatingStream(std::unique_ptr<InputStream> source, Compression c, const DecompressionLimit& limit,
+                  AccessPointIndex* points = nullptr)
       : BufferedInputStream(kOutputChunk),
         source_(std::move(source)),
         gzip_(c == Compression::kGzip),
         format_(gzip_ ? "gzip" : "zlib"),
-        limit_(limit) {
+        limit_(limit),
+        points_(points) {
     if (c != Compression::kGzip && c != Compression::kZlib) {
       init_error_ = Status::Internal(source_->name() + ": cannot decompress with compression '" +
                                      std::string(CompressionName(c)) + "'");
@@ -57,6 +62,7 @@ class InflatingStream final : public BufferedInputStream {
       TFQ_RETURN_IF_ERROR(source_->Peek(1, &in));
       if (in.empty()) {
         if (in_member_) return Truncated();
+        if (points_ != nullptr) points_->uncompressed_size = total_output_;
         return Status::OK();  // clean end: after a complete stream, or no input at all
       }
       if (!in_member_ && stream_ended_) {
@@ -90,13 +96,14 @@ class InflatingStream final : public BufferedInputStream {
     z_.avail_in = in_size;
     z_.next_out = reinterpret_cast<Bytef*>(dst);
     z_.avail_out = out_size;
-    int rc = inflate(&z_, Z_NO_FLUSH);
+    int rc = inflate(&z_, points_ != nullptr ? Z_BLOCK : Z_NO_FLUSH);
     size_t used = in_size - z_.avail_in;
     size_t made = out_size - z_.avail_out;
     source_->Consume(used);
     *produced = made;
     total_output_ += made;
     if (used > 0) in_member_ = true;
+    if (points_ != nullptr && rc == Z_OK) NoteAccessPoint();
 
     // The ratio is checked after every call, which produces at most one output chunk.
     if (!limit_.unlimited()) {
@@ -143,6 +150,24 @@ class InflatingStream final : public BufferedInputStream {
 
   uint64_t CompressedOffset() const { return source_->position(); }
 
+  // At a block boundary (bit 7 of data_type), not inside the last block (bit 6), a span after the
+  // last point: zran's rule. The low 3 bits are the unused bits of the last byte inflate took.
+  void NoteAccessPoint() {
+    const int type = z_.data_type;
+    if ((type & 128) == 0 || (type & 64) != 0) return;
+    if (!points_->points.empty() && total_output_ - last_point_ < points_->span) return;
+    AccessPoint p;
+    p.uncompressed_offset = total_output_;
+    p.compressed_offset = CompressedOffset();
+    p.bits = type & 7;  // the byte holding them is read again from the file when starting there
+    p.window.resize(kInflateWindowBytes);
+    uInt length = 0;
+    inflateGetDictionary(&z_, reinterpret_cast<Bytef*>(p.window.data()), &length);
+    p.window.resize(length);
+    points_->points.push_back(std::move(p));
+    last_point_ = total_output_;
+  }
+
   Status Truncated() const {
     return Status::Corruption(name() + ": " + format_ + " stream truncated at compressed byte " +
                               std::to_string(CompressedOffset()) + ": the file ends before the " +
@@ -165,6 +190,8 @@ class InflatingStream final : public BufferedInputStream {
   bool stream_ended_ = false;  // at least one complete stream/member seen
   uint64_t total_output_ = 0;
   std::string leading_bytes_;  // the stream's first bytes, for the wrong-compression message
+  AccessPointIndex* const points_;  // null: no access points noted
+  uint64_t last_point_ = 0;          // uncompressed offset of the last point noted
 };
 
 }  // namespace
@@ -173,6 +200,16 @@ std::unique_ptr<InputStream> NewDecompressingStream(std::unique_ptr<InputStream>
                                                     Compression c, const DecompressionLimit& limit) {
   if (c == Compression::kNone) return compressed;
   return std::make_unique<InflatingStream>(std::move(compressed), c, limit);
+}
+
+std::unique_ptr<InputStream> NewIndexingDecompressingStream(std::unique_ptr<InputStream> compressed,
+                                                            Compression c,
+                                                            const DecompressionLimit& limit,
+                                                            AccessPointIndex* index) {
+  index->compression = c;
+  index->points.clear();
+  index->uncompressed_size = 0;
+  return std::make_unique<InflatingStream>(std::move(compressed), c, limit, index);
 }
 
 }  // namespace tfq

@@ -18,18 +18,23 @@ Result<OpenedInput> OpenRecordInput(const std::string& path, Compression compres
 Result<OpenedInput> OpenRecordStream(std::unique_ptr<InputStream> stream, Compression compression,
                                      const DecompressionLimit& limit) {
   if (compression == Compression::kAuto) {
-    std::string_view first;
-    TFQ_RETURN_IF_ERROR(stream->Peek(kHeaderSize, &first));
-    if (first.empty() || (first.size() >= kHeaderSize && HeaderCrcValid(first.data()))) {
-      compression = Compression::kNone;
-    } else {
-      compression = SniffCompression(first);
-    }
+    Result<Compression> sniffed = SniffRecordCompression(*stream);
+    if (!sniffed.ok()) return sniffed.status();
+    compression = sniffed.value();
   }
   if (compression != Compression::kNone) {
     stream = NewDecompressingStream(std::move(stream), compression, limit);
   }
   return OpenedInput{std::move(stream), compression};
+}
+
+Result<Compression> SniffRecordCompression(InputStream& stream) {
+  std::string_view first;
+  TFQ_RETURN_IF_ERROR(stream.Peek(kHeaderSize, &first));
+  if (first.empty() || (first.size() >= kHeaderSize && HeaderCrcValid(first.data()))) {
+    return Compression::kNone;
+  }
+  return SniffCompression(first);
 }
 
 Result<std::unique_ptr<OutputStream>> CreateRecordOutput(const std::string& path,

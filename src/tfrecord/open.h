@@ -28,6 +28,11 @@ Result<OpenedInput> OpenRecordInput(const std::string& path, Compression compres
                                     const DecompressionLimit& limit = DecompressionLimit::Default(),
                                     ReadPattern pattern = ReadPattern::kSequential);
 
+// What OpenRecordStream takes `stream` to be with kAuto, from its first bytes (peeked, not
+// consumed): kNone for an empty stream or one starting with a verifying header, else the
+// gzip/zlib magic, else kNone (the reader then reports the corruption).
+Result<Compression> SniffRecordCompression(InputStream& stream);
+
 // OpenRecordInput for a stream already open (in-memory inputs, the fuzzers): the same sniffing
 // and decompression, applied to `raw`.
 Result<OpenedInput> OpenRecordStream(std::unique_ptr<InputStream> raw, Compression compression,

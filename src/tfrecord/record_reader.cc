@@ -93,7 +93,7 @@ bool RecordReader::Next(Mode mode, std::string_view* record) {
       stream_->Consume(pending_consume_);
       pending_consume_ = 0;
     }
-    const uint64_t offset = stream_->position();
+    const uint64_t offset = base_offset_ + stream_->position();
     std::string_view avail;
     Status s = stream_->Peek(kHeaderSize, &avail);
     if (!s.ok()) {
@@ -247,7 +247,8 @@ bool RecordReader::Resync(uint64_t bad_offset) {
     if (verifies) {
       skipped_.resync_bytes += passed;
       NoteSkip(problem + "; skipped " + std::to_string(passed) +
-               " bytes to the next valid record at byte " + std::to_string(stream_->position()));
+               " bytes to the next valid record at byte " +
+               std::to_string(base_offset_ + stream_->position()));
       return true;
     }
     stream_->Consume(1);

@@ -81,6 +81,14 @@ class RecordReader {
   // (no data CRC, payload not read where the stream can seek): the fast path of `--count`.
   bool Skip();
 
+  // For random access: the stream starts at byte `offset` of the file, with record `index`.
+  // Messages and record_offset() then name the file's record index and byte offset. Call it
+  // before the first Read or Skip.
+  void StartAt(uint64_t index, uint64_t offset) {
+    index_ = index;
+    base_offset_ = offset;
+  }
+
   // OK after a clean end; the error otherwise. Once an error occurred every call returns false.
   const Status& status() const { return status_; }
   ReadError error() const { return error_; }
@@ -128,6 +136,7 @@ class RecordReader {
   ReadError error_ = ReadError::kNone;
   size_t pending_consume_ = 0;  // bytes of the last record, consumed at the next call
   uint64_t index_ = 0;
+  uint64_t base_offset_ = 0;  // file offset of the stream's first byte (StartAt)
   uint64_t record_offset_ = 0;
   uint64_t record_framed_size_ = 0;
   std::string_view last_payload_;  // within the stream's buffer, framing around it

@@ -1,0 +1,49 @@
+#include "io/random_access_file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+namespace tfq {
+
+Result<std::unique_ptr<RandomAccessFile>> RandomAccessFile::Open(const std::string& path) {
+  int fd;
+  do {
+    fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  } while (fd < 0 && errno == EINTR);
+  if (fd < 0) return Status::FromErrno(path, errno);
+  struct stat st;
+  if (fstat(fd, &st) != 0) {
+    const int err = errno;
+    close(fd);
+    return Status::FromErrno(path, err);
+  }
+  if (!S_ISREG(st.st_mode)) {
+    close(fd);
+    return Status::InvalidArgument(path + (S_ISDIR(st.st_mode) ? ": is a directory"
+                                                                : ": random access needs a regular "
+                                                                  "file (not standard input or a pipe)"));
+  }
+  return std::unique_ptr<RandomAccessFile>(
+      new RandomAccessFile(path, fd, static_cast<uint64_t>(st.st_size)));
+}
+
+RandomAccessFile::~RandomAccessFile() { close(fd_); }
+
+Status RandomAccessFile::Read(uint64_t offset, size_t n, char* dst, size_t* got) const {
+  *got = 0;
+  while (*got < n) {
+    const ssize_t r = pread(fd_, dst + *got, n - *got, static_cast<off_t>(offset + *got));
+    if (r == 0) break;
+    if (r < 0) {
+      if (errno == EINTR) continue;
+      return Status::FromErrno(name_, errno);
+    }
+    *got += static_cast<size_t>(r);
+  }
+  return Status::OK();
+}
+
+}  // namespace tfq
