@@ -6,6 +6,7 @@
 
 #include "pipeline/stream_state.h"
 #include "tfrecord/open.h"
+#include "tfrecord/record_file.h"
 
 namespace tfq::pipeline::internal {
 namespace {
@@ -54,12 +55,13 @@ bool ReadBurst(const ReadContext& context, FileTask* task, size_t max_records, s
     }
     tfrecord::RecordReaderOptions options;
     options.max_record_bytes = context.max_record_bytes;
-    options.first_index = task->start_index;
     // Skip mode drops bad records and scans past bad headers; only what cannot be resumed
     // (truncation, I/O errors, corrupt compression) ends the file early.
     options.on_corruption = context.on_error == OnError::kSkip ? tfrecord::CorruptionPolicy::kResync
                                                                : tfrecord::CorruptionPolicy::kFail;
     task->reader = std::make_unique<tfrecord::RecordReader>(std::move(input.value().stream), options);
+    // The stream was skipped to the offset, so only the index needs telling.
+    task->reader->StartAt(task->start_index, 0);
   }
   if (!task->reader) return EndFile(context, task, Status::OK(), end, skips);
 
@@ -95,20 +97,18 @@ bool ReadBurst(const ReadContext& context, FileTask* task, size_t max_records, s
 }
 
 Result<uint64_t> CountFileRecords(const ReadContext& context, uint32_t file) {
-  const std::string& path = (*context.files)[file];
-  Result<tfrecord::OpenedInput> input = tfrecord::OpenRecordInput(
-      path, context.compression, context.decompression, ReadPattern::kSkipping);
-  if (!input.ok()) {
-    if (context.on_error == OnError::kSkip) return uint64_t{0};
-    return input.status();
-  }
-  tfrecord::RecordReaderOptions options;
+  tfrecord::RecordFileOptions options;
+  options.compression = context.compression;
   options.max_record_bytes = context.max_record_bytes;
-  tfrecord::RecordReader reader(std::move(input.value().stream), options);
-  while (reader.Skip()) {
+  options.decompression = context.decompression;
+  // RecordFile uses the index beside the file when there is a valid one, else walks the headers.
+  Result<std::unique_ptr<tfrecord::RecordFile>> opened =
+      tfrecord::RecordFile::Open((*context.files)[file], options);
+  if (!opened.ok()) {
+    if (context.on_error == OnError::kSkip) return uint64_t{0};
+    return opened.status();
   }
-  if (!reader.status().ok() && context.on_error == OnError::kStop) return reader.status();
-  return reader.records_framed();
+  return (*opened)->size();
 }
 
 Status FetchRecords(const ReadContext& context, const std::vector<RecordSource>& sources,
@@ -143,8 +143,8 @@ Status FetchRecords(const ReadContext& context, const std::vector<RecordSource>&
       if (skipped != source.offset) return changed();
       tfrecord::RecordReaderOptions options;
       options.max_record_bytes = context.max_record_bytes;
-      options.first_index = source.index;
       reader = std::make_unique<tfrecord::RecordReader>(std::move(input.value().stream), options);
+      reader->StartAt(source.index, 0);
       open_file = source.file;
       next_offset = source.offset;
     }

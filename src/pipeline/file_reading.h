@@ -62,8 +62,8 @@ struct ReadContext {
 bool ReadBurst(const ReadContext& context, FileTask* task, size_t max_records, size_t max_bytes,
                RecordBlockPool* pool, std::vector<Record>* out, Status* end, SkipStats* skips);
 
-// The records of file `file`, counted by a walk over the record headers. With OnError::kSkip a
-// file that cannot be opened or read counts what framed before the problem.
+// The records of file `file`: from its index (FILE.idx) when that is valid, else by a walk over
+// the record headers. With OnError::kSkip a file that cannot be opened or walked counts as empty.
 Result<uint64_t> CountFileRecords(const ReadContext& context, uint32_t file);
 
 // The records at `sources` (file, index and header offset), read again and verified, in the same

@@ -84,8 +84,7 @@ Pipeline::Pipeline(const PipelineOptions& options, std::unique_ptr<RecordStream>
       parse_threads_(ParseThreadCount(options)),
       max_in_flight_(std::max<size_t>(1, parse_threads_ + options.prefetch)),
       batcher_(&options_.features, options.batch_size, options.drop_remainder),
-      mirror_(options.read.cycle_length, stream_->options().record_shard.count,
-              stream_->options().record_shard.index,
+      mirror_(options.read.cycle_length, stream_->options().record_shard, stream_->padding_shard(),
               options.read.shuffle_buffer_size > 1 ? options.read.shuffle_buffer_size : 0) {
   if (from != nullptr) {
     mirror_.Reset(from->stream);
@@ -271,11 +270,14 @@ void Pipeline::Finish(Status status) {
 }
 
 void Pipeline::AdvanceMirror(uint64_t ordinal) {
+  // The steps up to and including the delivery of row `ordinal`; those after it lead to the
+  // next row, which the consumer has not had.
   while (!mirror_log_.empty()) {
-    const StreamEvent& e = mirror_log_.front();
+    const StreamEvent e = mirror_log_.front();
     if (e.kind == StreamEvent::Kind::kOutput && e.a > ordinal) break;
     mirror_.Apply(e);
     mirror_log_.pop_front();
+    if (e.kind == StreamEvent::Kind::kOutput && e.a == ordinal) break;
   }
 }
 

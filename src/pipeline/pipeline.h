@@ -86,7 +86,7 @@ class Pipeline {
   // bytes plus about 40 per record in the shuffle buffer. kInvalidArgument in
   // non-deterministic mode, where no position can be replayed. Next's thread only.
   Result<std::string> SaveState() const;
-  // Records per epoch with ranks evened out (ReadOptions::world_size > 1); 0 otherwise.
+  // Records per epoch with ranks evened out (ReadOptions::world_size > 1); else RecordStream::kNoQuota.
   uint64_t epoch_quota() const { return stream_->epoch_quota(); }
 
   // Stops every stage and joins every thread, promptly even when a reader is blocked on a full

@@ -27,47 +27,61 @@ constexpr size_t kDetachedMaxBlockBytes = size_t{4} << 20;
 namespace {
 
 // The effective file and record shards of a rank, and the quota that evens the ranks out.
+constexpr uint64_t kNoQuota = RecordStream::kNoQuota;
 struct RankPlan {
   Shard file_shard;
   Shard record_shard;
   uint64_t quota = 0;
+  // The record shard of the padding pass. By record, the ranks are padded as if the epoch's
+  // interleaved records went on from the first one (PyTorch's DistributedSampler pads its index
+  // list so): rank r's padding is record i of the epoch for each i with (total + i) % w == r.
+  Shard padding_shard;
 };
 
 Result<RankPlan> PlanRanks(const ReadOptions& o, const std::vector<std::string>& files) {
-  RankPlan plan{o.file_shard, o.record_shard, 0};
+  RankPlan plan{o.file_shard, o.record_shard, kNoQuota, o.record_shard};
   if (o.world_size <= 1) return plan;
   const uint64_t w = o.world_size;
-  const bool by_file = o.rank_split == RankSplit::kByFile ||
-                       (o.rank_split == RankSplit::kAuto && files.size() >= w);
-  if (!by_file && !o.deterministic) {
-    return Status::InvalidArgument("pipeline: " + std::to_string(files.size()) + " files for " +
-                                   std::to_string(w) + " ranks are split by record, which needs "
-                                   "deterministic order");
-  }
   internal::ReadContext context;
   context.files = &files;
   context.compression = o.compression;
   context.max_record_bytes = o.max_record_bytes;
   context.decompression = o.decompression;
   context.on_error = o.on_error;
-  std::vector<uint64_t> per_rank(w, 0);
+  std::vector<uint64_t> by_file(w, 0);
   uint64_t total = 0;
   for (size_t i = 0; i < files.size(); ++i) {
     Result<uint64_t> count = internal::CountFileRecords(context, static_cast<uint32_t>(i));
     if (!count.ok()) return count.status();
-    per_rank[i % w] += *count;
+    by_file[i % w] += *count;
     total += *count;
   }
-  if (by_file) {
+  const bool a_rank_without_records =
+      total > 0 && std::find(by_file.begin(), by_file.end(), 0) != by_file.end();
+  bool split_by_file = o.rank_split == RankSplit::kByFile ||
+                       (o.rank_split == RankSplit::kAuto && files.size() >= w);
+  // A rank whose files hold nothing could neither deliver nor pad: split those by record.
+  if (o.rank_split == RankSplit::kAuto && a_rank_without_records) split_by_file = false;
+  if (split_by_file && a_rank_without_records && o.rank_balance == RankBalance::kPad) {
+    return Status::InvalidArgument("pipeline: split by file, a rank's files hold no records to pad "
+                                   "with; split by record instead");
+  }
+  if (!split_by_file && !o.deterministic) {
+    return Status::InvalidArgument("pipeline: " + std::to_string(files.size()) + " files for " +
+                                   std::to_string(w) + " ranks are split by record, which needs "
+                                   "deterministic order");
+  }
+  std::vector<uint64_t> per_rank = by_file;
+  if (split_by_file) {
     plan.file_shard = Shard{w, o.rank};
+    plan.padding_shard = Shard{};
   } else {
     plan.record_shard = Shard{w, o.rank};
+    plan.padding_shard = Shard{w, (o.rank + w - total % w) % w};
     for (uint64_t r = 0; r < w; ++r) per_rank[r] = total / w + (r < total % w ? 1 : 0);
   }
   const auto [least, most] = std::minmax_element(per_rank.begin(), per_rank.end());
   plan.quota = o.rank_balance == RankBalance::kDrop ? *least : *most;
-  // A quota of 0 would deliver nothing; with kPad it stays the largest count, which is not 0
-  // unless every rank is empty.
   return plan;
 }
 
@@ -92,19 +106,22 @@ Result<std::unique_ptr<RecordStream>> RecordStream::Open(const ReadOptions& opti
       files.push_back(std::move((*expanded)[i]));
     }
   }
-  std::unique_ptr<RecordStream> stream(new RecordStream(effective, std::move(files), plan->quota));
+  std::unique_ptr<RecordStream> stream(
+      new RecordStream(effective, std::move(files), plan->quota, plan->padding_shard));
   if (from != nullptr) TFQ_RETURN_IF_ERROR(stream->Restore(*from));
   return stream;
 }
 
-RecordStream::RecordStream(const ReadOptions& options, std::vector<std::string> files, uint64_t quota)
+RecordStream::RecordStream(const ReadOptions& options, std::vector<std::string> files, uint64_t quota,
+                           Shard padding_shard)
     : options_(options),
       files_(std::move(files)),
       shuffle_(options.shuffle_buffer_size),
       shuffling_(options.shuffle_buffer_size > 1),
       detached_pool_(RecordBlockPool::Create(kDetachedSpareBlocks, kDetachedSpareBytes,
                                              kDetachedMaxBlockBytes)),
-      quota_(quota) {
+      quota_(quota),
+      padding_shard_(padding_shard) {
   interleaver_ = std::make_unique<Interleaver>(&files_, options_);
 }
 
@@ -184,9 +201,10 @@ Status RecordStream::Restore(const StreamState& from) {
 bool RecordStream::PullInput(Record* out) {
   if (input_done_) return false;
   Status status;
+  const Shard& shard = padding_ ? padding_shard_ : options_.record_shard;
   while (interleaver_->Next(out, &status, log_)) {
     const uint64_t index = input_index_++;
-    if (index % options_.record_shard.count == options_.record_shard.index) {
+    if (index % shard.count == shard.index) {
       if (shuffling_) Detach(out);
       return true;
     }
@@ -231,7 +249,7 @@ bool RecordStream::Next(Record* out, std::vector<StreamEvent>* log) {
       BeginEpoch(/*padding=*/false);
     }
     // Ranks evened out: the epoch ends at the quota, whatever is left (RankBalance::kDrop).
-    const bool quota_met = quota_ != 0 && epoch_records_ >= quota_;
+    const bool quota_met = quota_ != kNoQuota && epoch_records_ >= quota_;
     if (!quota_met && NextInEpoch(out)) {
       out->source.padding = padding_;
       ++epoch_records_;
@@ -242,8 +260,9 @@ bool RecordStream::Next(Record* out, std::vector<StreamEvent>* log) {
       done_ = true;
       break;
     }
-    // Short of the quota (RankBalance::kPad): the epoch again from its start, as padding.
-    if (!quota_met && quota_ != 0 && epoch_records_ > 0) {
+    // Short of the quota (RankBalance::kPad): the epoch again from its start, as padding. (A
+    // quota above 0 means some rank has records, and a padding pass then always yields some.)
+    if (!quota_met && quota_ != kNoQuota && quota_ > 0) {
       BeginEpoch(/*padding=*/true);
       continue;
     }

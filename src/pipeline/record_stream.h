@@ -62,11 +62,15 @@ class RecordStream {
   const std::vector<std::string>& files() const { return files_; }
   // The options in effect: ranks turned into file and record shards.
   const ReadOptions& options() const { return options_; }
-  // The records each epoch delivers when ranks are evened out; 0: no quota.
+  // The record shard of the passes that pad a rank's epoch to the quota.
+  const Shard& padding_shard() const { return padding_shard_; }
+  // The records each epoch delivers when ranks are evened out; kNoQuota otherwise.
+  static constexpr uint64_t kNoQuota = ~uint64_t{0};
   uint64_t epoch_quota() const { return quota_; }
 
  private:
-  RecordStream(const ReadOptions& options, std::vector<std::string> files, uint64_t quota);
+  RecordStream(const ReadOptions& options, std::vector<std::string> files, uint64_t quota,
+               Shard padding_shard);
   std::vector<uint32_t> EpochOrder() const;
   void BeginEpoch(bool padding);
   Status Restore(const StreamState& from);
@@ -87,6 +91,7 @@ class RecordStream {
   std::shared_ptr<RecordBlockPool> detached_pool_;  // for Detach
 
   const uint64_t quota_;
+  const Shard padding_shard_;     // the record shard of padding passes
   uint32_t epoch_ = 0;
   bool in_epoch_ = false;
   bool padding_ = false;          // repeating the epoch to reach the quota

@@ -6,9 +6,9 @@
 
 namespace tfq::pipeline {
 
-StreamMirror::StreamMirror(size_t cycle_length, uint64_t shard_count, uint64_t shard_index,
+StreamMirror::StreamMirror(size_t cycle_length, Shard record_shard, Shard padding_shard,
                            size_t shuffle_size)
-    : shard_count_(shard_count), shard_index_(shard_index), shuffle_size_(shuffle_size) {
+    : record_shard_(record_shard), padding_shard_(padding_shard), shuffle_size_(shuffle_size) {
   state_.interleave.slots.resize(cycle_length);
 }
 
@@ -44,7 +44,8 @@ uint64_t StreamMirror::Apply(const StreamEvent& e) {
       cycle.cycle_index = e.cycle_index;
       cycle.block_index = e.block_index;
       const uint64_t index = s.input_index++;
-      if (index % shard_count_ != shard_index_ || shuffle_size_ == 0) break;
+      const Shard& shard = s.padding ? padding_shard_ : record_shard_;
+      if (index % shard.count != shard.index || shuffle_size_ == 0) break;
       // The stages fill the buffer first; once it is full, a kept record is the replacement
       // for the next delivery.
       if (s.shuffle_buffer.size() < shuffle_size_) {

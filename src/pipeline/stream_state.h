@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "pipeline/options.h"
 #include "pipeline/record.h"
 
 namespace tfq::pipeline {
@@ -83,7 +84,7 @@ struct StreamEvent {
 // a shuffle buffer (and of what size) is in use.
 class StreamMirror {
  public:
-  StreamMirror(size_t cycle_length, uint64_t shard_count, uint64_t shard_index, size_t shuffle_size);
+  StreamMirror(size_t cycle_length, Shard record_shard, Shard padding_shard, size_t shuffle_size);
   // Starts from a saved state instead of the beginning.
   void Reset(const StreamState& state) { state_ = state; }
 
@@ -95,8 +96,8 @@ class StreamMirror {
   const StreamState& state() const { return state_; }
 
  private:
-  const uint64_t shard_count_;
-  const uint64_t shard_index_;
+  const Shard record_shard_;
+  const Shard padding_shard_;
   const size_t shuffle_size_;  // 0: no shuffle buffer
   StreamState state_;
   bool has_replacement_ = false;

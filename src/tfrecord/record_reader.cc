@@ -62,7 +62,7 @@ std::string_view ReadErrorName(ReadError e) {
 }
 
 RecordReader::RecordReader(std::unique_ptr<InputStream> stream, const RecordReaderOptions& options)
-    : stream_(std::move(stream)), options_(options), index_(options.first_index) {}
+    : stream_(std::move(stream)), options_(options) {}
 
 bool RecordReader::Read(std::string_view* record) { return Next(Mode::kRead, record); }
 

@@ -41,9 +41,6 @@ struct RecordReaderOptions {
   uint64_t max_record_bytes = kDefaultMaxRecordBytes;
   CorruptionPolicy on_corruption = CorruptionPolicy::kFail;
   bool verify_data_crc = true;  // false only for benchmarks of the framing alone
-  // The index of the record at the stream's position, for a stream opened in the middle of a
-  // file (at a record's header): record indexes and messages count from there.
-  uint64_t first_index = 0;
 };
 
 enum class ReadError {
