@@ -96,21 +96,6 @@ bool ReadBurst(const ReadContext& context, FileTask* task, size_t max_records, s
   return true;
 }
 
-Result<uint64_t> CountFileRecords(const ReadContext& context, uint32_t file) {
-  tfrecord::RecordFileOptions options;
-  options.compression = context.compression;
-  options.max_record_bytes = context.max_record_bytes;
-  options.decompression = context.decompression;
-  // RecordFile uses the index beside the file when there is a valid one, else walks the headers.
-  Result<std::unique_ptr<tfrecord::RecordFile>> opened =
-      tfrecord::RecordFile::Open((*context.files)[file], options);
-  if (!opened.ok()) {
-    if (context.on_error == OnError::kSkip) return uint64_t{0};
-    return opened.status();
-  }
-  return (*opened)->size();
-}
-
 Status FetchRecords(const ReadContext& context, const std::vector<RecordSource>& sources,
                     RecordBlockPool* pool, std::vector<Record>* out) {
   // Visit the records file by file in offset order, then put them back in the given order.

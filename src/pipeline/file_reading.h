@@ -62,10 +62,6 @@ struct ReadContext {
 bool ReadBurst(const ReadContext& context, FileTask* task, size_t max_records, size_t max_bytes,
                RecordBlockPool* pool, std::vector<Record>* out, Status* end, SkipStats* skips);
 
-// The records of file `file`: from its index (FILE.idx) when that is valid, else by a walk over
-// the record headers. With OnError::kSkip a file that cannot be opened or walked counts as empty.
-Result<uint64_t> CountFileRecords(const ReadContext& context, uint32_t file);
-
 // The records at `sources` (file, index and header offset), read again and verified, in the same
 // order; each in a block of its own from *pool. Files are read forward once each, in offset order.
 Status FetchRecords(const ReadContext& context, const std::vector<RecordSource>& sources,

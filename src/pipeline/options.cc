@@ -110,6 +110,12 @@ Status ValidateReadOptions(const ReadOptions& o) {
     return Invalid("file buffers must hold at least one record and one byte");
   }
   if (o.epochs < kRepeatForever) return Invalid("epochs must be -1 (forever) or a count >= 0");
+  if (o.global_shuffle && o.shuffle_buffer_size > 1) {
+    return Invalid("global_shuffle already shuffles every record; leave shuffle_buffer_size at 0");
+  }
+  if (o.global_shuffle && o.record_shard.count > 1) {
+    return Invalid("global_shuffle splits by rank/world_size, not record_shard");
+  }
   if (o.world_size == 0) return Invalid("world_size must be at least 1");
   if (o.rank >= o.world_size) {
     return Invalid("rank " + std::to_string(o.rank) + " is not below world_size " +

@@ -92,6 +92,11 @@ struct ReadOptions {
 
   // tf.data's shuffle(buffer_size): 0 or 1 means no shuffle.
   size_t shuffle_buffer_size = 0;
+  // A global shuffle without a buffer (docs/pipeline.md, "Global shuffle"): each epoch reads
+  // every record of every file in a seeded permutation of them all, by random access
+  // (tfrecord::RecordFile, through FILE.idx / FILE.tfqgzidx when present, else built at Open).
+  // Replaces the interleave and the shuffle buffer; ranks split it by record.
+  bool global_shuffle = false;
   uint64_t seed = 0;                // for the file shuffle and the shuffle buffer
   bool reshuffle_each_epoch = true;  // false: every epoch uses the same orders
 

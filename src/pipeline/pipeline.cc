@@ -217,7 +217,11 @@ void Pipeline::ParseLoop() {
     lock.unlock();
     ParsedChunk parsed;
     parsed.seq = raw.seq;
+    // A global shuffle hands out positions; each parse thread reads its own chunk's records.
+    const Status fetched =
+        stream_->needs_fetch() ? stream_->Fetch(&raw.records, &raw.ordinals, &skips) : Status::OK();
     ParseChunk(&parser, &raw, &parsed, &skips);
+    if (parsed.status.ok() && !fetched.ok()) parsed.status = fetched;  // after the rows before it
     parsed.log.swap(raw.log);
     raw.records.clear();  // releases the record blocks for the readers to reuse
     lock.lock();

@@ -15,6 +15,7 @@ namespace {
 // Independent random streams derived from the one user seed.
 constexpr uint64_t kFileOrderStream = 1;
 constexpr uint64_t kShuffleBufferStream = 2;
+constexpr uint64_t kGlobalShuffleStream = 3;
 
 // Blocks of records that left the shuffle buffer come back for the records entering it; only the
 // few in flight between the two are spare at a time.
@@ -38,28 +39,23 @@ struct RankPlan {
   Shard padding_shard;
 };
 
-Result<RankPlan> PlanRanks(const ReadOptions& o, const std::vector<std::string>& files) {
-  RankPlan plan{o.file_shard, o.record_shard, kNoQuota, o.record_shard};
+// `counts`: the records of each file of the list the ranks split.
+Result<RankPlan> PlanRanks(const ReadOptions& o, const std::vector<uint64_t>& counts) {
+  // The user's file shard, if any, is applied before; a plan's file shard is the ranks'.
+  RankPlan plan{Shard{}, o.record_shard, kNoQuota, o.record_shard};
   if (o.world_size <= 1) return plan;
   const uint64_t w = o.world_size;
-  internal::ReadContext context;
-  context.files = &files;
-  context.compression = o.compression;
-  context.max_record_bytes = o.max_record_bytes;
-  context.decompression = o.decompression;
-  context.on_error = o.on_error;
   std::vector<uint64_t> by_file(w, 0);
   uint64_t total = 0;
-  for (size_t i = 0; i < files.size(); ++i) {
-    Result<uint64_t> count = internal::CountFileRecords(context, static_cast<uint32_t>(i));
-    if (!count.ok()) return count.status();
-    by_file[i % w] += *count;
-    total += *count;
+  for (size_t i = 0; i < counts.size(); ++i) {
+    by_file[i % w] += counts[i];
+    total += counts[i];
   }
   const bool a_rank_without_records =
       total > 0 && std::find(by_file.begin(), by_file.end(), 0) != by_file.end();
-  bool split_by_file = o.rank_split == RankSplit::kByFile ||
-                       (o.rank_split == RankSplit::kAuto && files.size() >= w);
+  // A global shuffle mixes all files, so its ranks split the permutation, by record.
+  bool split_by_file = !o.global_shuffle && (o.rank_split == RankSplit::kByFile ||
+                                             (o.rank_split == RankSplit::kAuto && counts.size() >= w));
   // A rank whose files hold nothing could neither deliver nor pad: split those by record.
   if (o.rank_split == RankSplit::kAuto && a_rank_without_records) split_by_file = false;
   if (split_by_file && a_rank_without_records && o.rank_balance == RankBalance::kPad) {
@@ -67,7 +63,7 @@ Result<RankPlan> PlanRanks(const ReadOptions& o, const std::vector<std::string>&
                                    "with; split by record instead");
   }
   if (!split_by_file && !o.deterministic) {
-    return Status::InvalidArgument("pipeline: " + std::to_string(files.size()) + " files for " +
+    return Status::InvalidArgument("pipeline: " + std::to_string(counts.size()) + " files for " +
                                    std::to_string(w) + " ranks are split by record, which needs "
                                    "deterministic order");
   }
@@ -85,6 +81,24 @@ Result<RankPlan> PlanRanks(const ReadOptions& o, const std::vector<std::string>&
   return plan;
 }
 
+// Opens every file for random access (its index read or built); with OnError::kSkip a file that
+// cannot be indexed stays null and counts as empty.
+Status OpenRecordFiles(const ReadOptions& o, const std::vector<std::string>& files,
+                       std::vector<std::unique_ptr<tfrecord::RecordFile>>* opened,
+                       std::vector<uint64_t>* counts) {
+  tfrecord::RecordFileOptions options;
+  options.compression = o.compression;
+  options.max_record_bytes = o.max_record_bytes;
+  options.decompression = o.decompression;
+  for (const std::string& path : files) {
+    Result<std::unique_ptr<tfrecord::RecordFile>> file = tfrecord::RecordFile::Open(path, options);
+    if (!file.ok() && o.on_error == OnError::kStop) return file.status();
+    counts->push_back(file.ok() ? (*file)->size() : 0);
+    opened->push_back(file.ok() ? std::move(file).value() : nullptr);
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
 Result<std::unique_ptr<RecordStream>> RecordStream::Open(const ReadOptions& options,
@@ -95,25 +109,38 @@ Result<std::unique_ptr<RecordStream>> RecordStream::Open(const ReadOptions& opti
   if (expanded->size() > std::numeric_limits<uint32_t>::max()) {
     return Status::InvalidArgument("pipeline: more than 2^32 input files");
   }
-  Result<RankPlan> plan = PlanRanks(options, *expanded);
-  if (!plan.ok()) return plan.status();
-  ReadOptions effective = options;
-  effective.file_shard = plan->file_shard;
-  effective.record_shard = plan->record_shard;
+  // The files the ranks split (with ranks, file_shard is left at its default, so all of them).
   std::vector<std::string> files;
   for (size_t i = 0; i < expanded->size(); ++i) {
-    if (i % effective.file_shard.count == effective.file_shard.index) {
-      files.push_back(std::move((*expanded)[i]));
-    }
+    if (i % options.file_shard.count == options.file_shard.index) files.push_back((*expanded)[i]);
   }
-  std::unique_ptr<RecordStream> stream(
-      new RecordStream(effective, std::move(files), plan->quota, plan->padding_shard));
+  std::vector<std::unique_ptr<tfrecord::RecordFile>> record_files;
+  std::vector<uint64_t> counts;
+  if (options.world_size > 1 || options.global_shuffle) {
+    TFQ_RETURN_IF_ERROR(OpenRecordFiles(options, files, &record_files, &counts));
+  }
+  Result<RankPlan> plan = PlanRanks(options, counts);
+  if (!plan.ok()) return plan.status();
+  ReadOptions effective = options;
+  effective.record_shard = plan->record_shard;
+  if (plan->file_shard.count > 1) {  // ranks split by file (the user's file_shard is the default)
+    effective.file_shard = plan->file_shard;
+    std::vector<std::string> share;
+    for (size_t i = 0; i < files.size(); ++i) {
+      if (i % plan->file_shard.count == plan->file_shard.index) share.push_back(std::move(files[i]));
+    }
+    files = std::move(share);
+  }
+  if (!options.global_shuffle) record_files.clear();  // only counted
+  std::unique_ptr<RecordStream> stream(new RecordStream(effective, std::move(files), plan->quota,
+                                                        plan->padding_shard, std::move(record_files)));
   if (from != nullptr) TFQ_RETURN_IF_ERROR(stream->Restore(*from));
   return stream;
 }
 
 RecordStream::RecordStream(const ReadOptions& options, std::vector<std::string> files, uint64_t quota,
-                           Shard padding_shard)
+                           Shard padding_shard,
+                           std::vector<std::unique_ptr<tfrecord::RecordFile>> record_files)
     : options_(options),
       files_(std::move(files)),
       shuffle_(options.shuffle_buffer_size),
@@ -121,8 +148,18 @@ RecordStream::RecordStream(const ReadOptions& options, std::vector<std::string> 
       detached_pool_(RecordBlockPool::Create(kDetachedSpareBlocks, kDetachedSpareBytes,
                                              kDetachedMaxBlockBytes)),
       quota_(quota),
-      padding_shard_(padding_shard) {
-  interleaver_ = std::make_unique<Interleaver>(&files_, options_);
+      padding_shard_(padding_shard),
+      record_files_(std::move(record_files)),
+      fetch_pool_(RecordBlockPool::Create(kDetachedSpareBlocks, kDetachedSpareBytes,
+                                          kDetachedMaxBlockBytes)) {
+  if (options_.global_shuffle) {
+    file_starts_.push_back(0);
+    for (const auto& file : record_files_) file_starts_.push_back(file_starts_.back() + (file ? file->size() : 0));
+  }
+  // The interleave's reader threads are not needed in global order, which reads by position.
+  ReadOptions interleave = options_;
+  if (options_.global_shuffle) interleave.reader_threads = 1;
+  interleaver_ = std::make_unique<Interleaver>(&files_, interleave);
 }
 
 void RecordStream::Detach(Record* record) {
@@ -155,7 +192,11 @@ void RecordStream::BeginEpoch(bool padding) {
   e.b = padding ? 1 : 0;
   Log(e);
   shuffle_.Reset(DeriveSeed(options_.seed, kShuffleBufferStream, order_epoch));
-  interleaver_->StartEpoch(EpochOrder(), epoch_);
+  if (options_.global_shuffle) {
+    permutation_.emplace(file_starts_.back(), DeriveSeed(options_.seed, kGlobalShuffleStream, order_epoch));
+  } else {
+    interleaver_->StartEpoch(EpochOrder(), epoch_);
+  }
   in_epoch_ = true;
   padding_ = padding;
   input_done_ = false;
@@ -183,6 +224,11 @@ Status RecordStream::Restore(const StreamState& from) {
   input_done_ = from.input_done;
   epoch_records_ = from.epoch_records;
   if (done_ || !in_epoch_) return Status::OK();
+  if (options_.global_shuffle) {
+    const uint64_t order_epoch = options_.reshuffle_each_epoch ? epoch_ : 0;
+    permutation_.emplace(file_starts_.back(), DeriveSeed(options_.seed, kGlobalShuffleStream, order_epoch));
+    return Status::OK();
+  }
   interleaver_->StartEpoch(EpochOrder(), epoch_, &from.interleave);
   if (shuffling_) {
     std::vector<Record> buffered;
@@ -198,8 +244,68 @@ Status RecordStream::Restore(const StreamState& from) {
   return Status::OK();
 }
 
+bool RecordStream::PullGlobal(Record* out) {
+  const Shard& shard = padding_ ? padding_shard_ : options_.record_shard;
+  while (input_index_ < permutation_->size()) {
+    const uint64_t index = input_index_++;
+    StreamEvent e;
+    e.kind = StreamEvent::Kind::kTake;
+    e.slot = kNoSlot;
+    Log(e);
+    if (index % shard.count != shard.index) continue;
+    const uint64_t global = (*permutation_)(index);
+    const size_t file = static_cast<size_t>(
+        std::upper_bound(file_starts_.begin(), file_starts_.end(), global) - file_starts_.begin() - 1);
+    out->data = {};
+    out->block.reset();
+    out->source.file = static_cast<uint32_t>(file);
+    out->source.epoch = epoch_;
+    out->source.index = global - file_starts_[file];
+    out->source.offset = record_files_[file]->offset(out->source.index);
+    return true;
+  }
+  input_done_ = true;
+  StreamEvent e;
+  e.kind = StreamEvent::Kind::kInputEnd;
+  Log(e);
+  return false;
+}
+
+Status RecordStream::Fetch(std::vector<Record>* records, std::vector<uint64_t>* ordinals,
+                           SkipStats* skips) const {
+  std::string bytes;
+  size_t kept = 0;
+  for (size_t i = 0; i < records->size(); ++i) {
+    Record& record = (*records)[i];
+    Status s = record_files_[record.source.file]->Get(record.source.index, &bytes);
+    if (!s.ok()) {
+      if (options_.on_error == OnError::kStop) {
+        records->resize(kept);
+        ordinals->resize(kept);
+        return s;
+      }
+      ++skips->corrupt_records;
+      skips->AddMessage(s.message() + "; record skipped");
+      continue;
+    }
+    std::shared_ptr<RecordBlock> block = fetch_pool_->Get();
+    block->bytes.swap(bytes);  // the block's old capacity becomes the next record's scratch
+    record.data = block->bytes;
+    record.block = std::move(block);
+    if (kept != i) {
+      (*records)[kept] = std::move(record);
+      (*ordinals)[kept] = (*ordinals)[i];
+    }
+    ++kept;
+  }
+  records->resize(kept);
+  ordinals->resize(kept);
+  return Status::OK();
+}
+
 bool RecordStream::PullInput(Record* out) {
   if (input_done_) return false;
+  if (options_.global_shuffle) return PullGlobal(out);
   Status status;
   const Shard& shard = padding_ ? padding_shard_ : options_.record_shard;
   while (interleaver_->Next(out, &status, log_)) {

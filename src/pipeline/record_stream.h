@@ -28,16 +28,19 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "common/status.h"
+#include "pipeline/index_permutation.h"
 #include "pipeline/interleave.h"
 #include "pipeline/options.h"
 #include "pipeline/record.h"
 #include "pipeline/record_block_pool.h"
 #include "pipeline/shuffle_buffer.h"
 #include "pipeline/stream_state.h"
+#include "tfrecord/record_file.h"
 
 namespace tfq::pipeline {
 
@@ -62,6 +65,12 @@ class RecordStream {
   const std::vector<std::string>& files() const { return files_; }
   // The options in effect: ranks turned into file and record shards.
   const ReadOptions& options() const { return options_; }
+  // Global shuffle: the records Next handed out carry only their source; this reads them (into
+  // blocks of their own), on the caller's thread, and may run on several threads at once. A
+  // record that fails is an error naming it, or with OnError::kSkip dropped and counted.
+  bool needs_fetch() const { return options_.global_shuffle; }
+  Status Fetch(std::vector<Record>* records, std::vector<uint64_t>* ordinals, SkipStats* skips) const;
+
   // The record shard of the passes that pad a rank's epoch to the quota.
   const Shard& padding_shard() const { return padding_shard_; }
   // The records each epoch delivers when ranks are evened out; kNoQuota otherwise.
@@ -70,7 +79,8 @@ class RecordStream {
 
  private:
   RecordStream(const ReadOptions& options, std::vector<std::string> files, uint64_t quota,
-               Shard padding_shard);
+               Shard padding_shard, std::vector<std::unique_ptr<tfrecord::RecordFile>> record_files);
+  bool PullGlobal(Record* out);   // the next position of the epoch's permutation (global shuffle)
   std::vector<uint32_t> EpochOrder() const;
   void BeginEpoch(bool padding);
   Status Restore(const StreamState& from);
@@ -92,6 +102,12 @@ class RecordStream {
 
   const uint64_t quota_;
   const Shard padding_shard_;     // the record shard of padding passes
+  // Global shuffle: every file open for random access, the first global index of each file (and
+  // the total at the end), and the epoch's permutation of the global indexes.
+  std::vector<std::unique_ptr<tfrecord::RecordFile>> record_files_;
+  std::vector<uint64_t> file_starts_;
+  std::optional<IndexPermutation> permutation_;
+  std::shared_ptr<RecordBlockPool> fetch_pool_;
   uint32_t epoch_ = 0;
   bool in_epoch_ = false;
   bool padding_ = false;          // repeating the epoch to reach the quota

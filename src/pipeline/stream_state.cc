@@ -37,12 +37,14 @@ uint64_t StreamMirror::Apply(const StreamEvent& e) {
       cycle.block_index = e.block_index;
       break;
     case StreamEvent::Kind::kTake: {
-      SlotPosition& slot = cycle.slots[e.slot];
-      slot.file = e.source.file;
-      slot.next_index = e.source.index + 1;
-      slot.next_offset = e.source.offset + e.a;
-      cycle.cycle_index = e.cycle_index;
-      cycle.block_index = e.block_index;
+      if (e.slot != kNoSlot) {
+        SlotPosition& slot = cycle.slots[e.slot];
+        slot.file = e.source.file;
+        slot.next_index = e.source.index + 1;
+        slot.next_offset = e.source.offset + e.a;
+        cycle.cycle_index = e.cycle_index;
+        cycle.block_index = e.block_index;
+      }
       const uint64_t index = s.input_index++;
       const Shard& shard = s.padding ? padding_shard_ : record_shard_;
       if (index % shard.count != shard.index || shuffle_size_ == 0) break;

@@ -27,6 +27,7 @@
 namespace tfq::pipeline {
 
 constexpr uint32_t kNoFile = std::numeric_limits<uint32_t>::max();
+constexpr uint32_t kNoSlot = std::numeric_limits<uint32_t>::max();  // a take of the global shuffle
 
 // A file in a slot of the interleave cycle, and where its next record starts.
 struct SlotPosition {
@@ -64,6 +65,7 @@ struct StreamEvent {
     kEpoch,     // epoch `a` begins (b = 1: its padding pass begins)
     kAssign,    // slot `slot` gets file `file` (kNoFile: none left); a = next_in_order after it
     kTake,      // a record taken from slot `slot`: `source`, a = its framed size; cycle/block after
+                // (slot kNoSlot: a position of the global shuffle, whether kept or not)
     kInputEnd,  // the epoch's input has ended
     kOutput,    // a record delivered: ordinal a; with a shuffle buffer, taken from its slot `slot`
                 // (b = 1: the slot took the replacement, 0: the last element) leaving the generator

@@ -89,6 +89,10 @@ Config RandomConfig(SplitMix64& rng) {
   } else if (rng.Below(3) == 0) {
     r.record_shard = Shard{2, rng.Below(2)};
   }
+  if (rng.Below(4) == 0 && r.record_shard.count == 1) {
+    r.global_shuffle = true;
+    r.shuffle_buffer_size = 0;
+  }
   // Small buffers and chunks make the threads run far ahead of the consumer at every stop.
   r.file_buffer_records = 1 + rng.Below(8);
   r.reader_threads = 1 + rng.Below(3);
@@ -112,7 +116,7 @@ std::string Describe(const Config& c) {
        std::to_string(r.world_size) + " split " + std::to_string(int(r.rank_split)) + " balance " +
        std::to_string(int(r.rank_balance)) + " record_shard " + std::to_string(r.record_shard.index) +
        "/" + std::to_string(r.record_shard.count) + " batch " + std::to_string(c.options.batch_size) +
-       " drop " + std::to_string(c.options.drop_remainder);
+       " drop " + std::to_string(c.options.drop_remainder) + " global " + std::to_string(r.global_shuffle);
   return s;
 }
 
@@ -129,8 +133,12 @@ TEST_CASE("a resumed pipeline yields exactly the batches that would have come ne
     bool ended = false;
     std::vector<std::vector<Row>> expected;
     {
-      auto p = testing::OpenPipeline(c.options);
-      expected = Rows(p.get(), ~size_t{0}, &ended);
+      Result<std::unique_ptr<Pipeline>> p = Pipeline::Open(c.options);
+      if (!p.ok() && p.status().message().find("no records to pad with") != std::string::npos) {
+        continue;  // a configuration the ranks test covers
+      }
+      REQUIRE_MESSAGE(p.ok(), p.status().ToString());
+      expected = Rows(p->get(), ~size_t{0}, &ended);
       REQUIRE(ended);
     }
     // Stop, save, reopen at random points until the end; compare everything delivered.
