@@ -63,8 +63,9 @@ class BucketBatcher {
   // Files the rows of `chunk` (parsed rows in stream order, any count) into their buckets.
   void Add(Batch chunk);
 
-  // Moves the next full batch, padded when options.pad, into *out. *spare receives batch memory
-  // the batcher does not keep (*out's previous contents among it).
+  // Moves the next full batch, padded when options.pad, into *out. *out's previous contents are
+  // kept for the next bucket batches or moved to *spare, with any other batch memory the batcher
+  // does not need (the chunks given to Add).
   bool PopFull(Batch* out, std::vector<Batch>* spare);
   // At the end of the input: the full batches first, then each bucket that is not full, in
   // ascending bucket order (none with drop_remainder). False when nothing is left; the batcher is
