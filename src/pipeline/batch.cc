@@ -60,6 +60,7 @@ void ResetBatch(const std::vector<FeatureSpec>& specs, Batch* batch) {
     c.bytes_blob.clear();
     c.bytes_offsets.clear();
     c.row_splits.clear();
+    c.lengths.clear();
     if (spec.dtype == DType::kBytes && spec.bytes_layout == BytesLayout::kBlob) {
       c.bytes_offsets.push_back(0);
     }

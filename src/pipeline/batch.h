@@ -37,6 +37,9 @@ struct Column {
   std::string bytes_blob;
   std::vector<int64_t> bytes_offsets;
   std::vector<int64_t> row_splits;  // ragged: rows + 1 entries, starting with 0
+  // Only in a ragged column padded dense by bucketing (bucket_batcher.h): each row's value count
+  // before padding (rows entries). Empty otherwise.
+  std::vector<int64_t> lengths;
 
   size_t num_values() const;
   // Value i of a bytes column, either layout; valid while the column is unchanged.
