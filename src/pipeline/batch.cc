@@ -144,7 +144,7 @@ void AppendRows(Batch* src, size_t begin, size_t end, Batch* dst) {
   }
   if (!src->records.empty()) MoveRange(&src->records, begin, end, &dst->records);
   AppendRange(src->sources, begin, end, &dst->sources);
-  AppendRange(src->ordinals, begin, end, &dst->ordinals);
+  if (!src->ordinals.empty()) AppendRange(src->ordinals, begin, end, &dst->ordinals);
   dst->rows += end - begin;
 }
 

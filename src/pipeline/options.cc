@@ -138,6 +138,12 @@ Status ValidatePipelineOptions(const PipelineOptions& o) {
     TFQ_RETURN_IF_ERROR(ValidateSpec(spec));
     if (!keys.insert(spec.key).second) return Invalid("feature '" + spec.key + "' is listed twice");
   }
+  if (o.bucketing) {
+    if (o.batch_size != 1 || o.drop_remainder) {
+      return Invalid("with bucketing, give the batch sizes and drop_remainder in the bucketing options");
+    }
+    TFQ_RETURN_IF_ERROR(ValidateBucketOptions(*o.bucketing, o.features));
+  }
   return Status::OK();
 }
 

@@ -14,10 +14,12 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "common/status.h"
+#include "pipeline/bucketing.h"
 #include "io/compression.h"
 #include "tfrecord/format.h"
 
@@ -148,6 +150,9 @@ struct PipelineOptions {
 
   size_t batch_size = 1;
   bool drop_remainder = false;  // drop a final batch with fewer than batch_size rows
+  // Batches grouped by the length of a feature, padded (docs/pipeline.md, "Bucketing"). Its
+  // batch_sizes and drop_remainder replace the two above, which must be left at their defaults.
+  std::optional<BucketOptions> bucketing;
 
   std::vector<FeatureSpec> features;  // columns of each Batch, in this order
   // Keep the serialized records in Batch::records too (always kept when `features` is empty).

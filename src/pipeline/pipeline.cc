@@ -72,7 +72,9 @@ Result<std::unique_ptr<Pipeline>> Pipeline::Open(const PipelineOptions& options,
   }
   Result<std::unique_ptr<RecordStream>> stream = RecordStream::Open(options.read, &state->stream);
   if (!stream.ok()) return stream.status();
-  return std::unique_ptr<Pipeline>(new Pipeline(options, std::move(stream).value(), &*state));
+  std::unique_ptr<Pipeline> pipeline(new Pipeline(options, std::move(stream).value(), &*state));
+  TFQ_RETURN_IF_ERROR(pipeline->RestorePending(state->pending));
+  return pipeline;
 }
 
 Pipeline::Pipeline(const PipelineOptions& options, std::unique_ptr<RecordStream> stream,
@@ -81,11 +83,15 @@ Pipeline::Pipeline(const PipelineOptions& options, std::unique_ptr<RecordStream>
       stream_(std::move(stream)),
       keep_records_(options.keep_records || options.features.empty()),
       chunk_records_(ChunkRecords(options.batch_size)),
+      piece_rows_(options.bucketing ? chunk_records_ : options.batch_size),
       parse_threads_(ParseThreadCount(options)),
       max_in_flight_(std::max<size_t>(1, parse_threads_ + options.prefetch)),
       batcher_(&options_.features, options.batch_size, options.drop_remainder),
       mirror_(options.read.cycle_length, stream_->options().record_shard, stream_->padding_shard(),
               options.read.shuffle_buffer_size > 1 ? options.read.shuffle_buffer_size : 0) {
+  if (options_.bucketing) {
+    bucketer_ = std::make_unique<internal::BucketBatcher>(&options_.features, *options_.bucketing);
+  }
   if (from != nullptr) {
     mirror_.Reset(from->stream);
     batches_ = from->batches;
@@ -181,14 +187,21 @@ Batch* Pipeline::NextBatch(ParsedChunk* parsed) {
 void Pipeline::ParseChunk(ExampleParser* parser, RawChunk* raw, ParsedChunk* parsed,
                           SkipStats* skips) {
   Batch* batch = nullptr;
+  std::vector<internal::ColumnMark> marks;
   for (size_t i = 0; i < raw->records.size(); ++i) {
     const Record& record = raw->records[i];
-    if (batch == nullptr || batch->rows == options_.batch_size) {
+    if (batch == nullptr || batch->rows == piece_rows_) {
       std::lock_guard<std::mutex> lock(mu_);
       batch = NextBatch(parsed);
     }
     if (!options_.features.empty()) {
+      if (bucketer_) internal::MarkColumns(*batch, &marks);
       Status status = parser->AppendRow(record.data, batch);
+      if (status.ok() && bucketer_) {
+        // A row bucketing cannot pad is named here, where its record is known.
+        status = bucketer_->CheckRow(*batch, batch->rows);
+        if (!status.ok()) internal::RollBackColumns(marks, batch);
+      }
       if (!status.ok()) {
         status = status.WithPrefix(DescribeSource(files(), record.source));
         if (options_.read.on_error == OnError::kSkip) {
@@ -294,7 +307,62 @@ Result<std::string> Pipeline::SaveState() const {
   state.fingerprint = fingerprint_;
   state.batches = batches_;
   state.stream = mirror_.state();
+  if (bucketer_) {
+    state.pending = bucketer_->WaitingSources();
+    for (std::vector<RecordSource>& bucket : bucketer_->PendingSources()) {
+      if (!bucket.empty()) state.pending.push_back(std::move(bucket));
+    }
+  }
   return PipelineStateToJson(state);
+}
+
+void Pipeline::AddToBatcher(Batch chunk) {
+  if (!bucketer_) {
+    batcher_.Add(std::move(chunk));
+    return;
+  }
+  // Bucketing hands rows out of stream order, so the saved position is that of the last row it
+  // took in, and the rows it holds are saved with it (RestorePending).
+  const uint64_t last = chunk.rows > 0 ? chunk.ordinals.back() : 0;
+  const bool any = chunk.rows > 0;
+  bucketer_->Add(std::move(chunk));
+  if (any) AdvanceMirror(last);
+}
+
+bool Pipeline::PopFull(Batch* out) {
+  if (bucketer_) return bucketer_->PopFull(out, &consumer_spare_);
+  if (!batcher_.PopFull(out, &consumer_spare_)) return false;
+  AdvanceMirror(out->ordinals.back());
+  return true;
+}
+
+bool Pipeline::PopRemainder(Batch* out) {
+  if (bucketer_) return bucketer_->PopRemainder(out, &consumer_spare_);
+  if (!batcher_.PopRemainder(out, &consumer_spare_)) return false;
+  AdvanceMirror(out->ordinals.back());
+  return true;
+}
+
+Status Pipeline::RestorePending(const std::vector<std::vector<RecordSource>>& pending) {
+  if (pending.empty()) return Status::OK();
+  if (!bucketer_) return Status::InvalidArgument("pipeline state: holds rows for bucketing");
+  ExampleParser parser(&options_.features);
+  for (const std::vector<RecordSource>& group : pending) {
+    std::vector<Record> records;
+    TFQ_RETURN_IF_ERROR(stream_->Refetch(group, &records));
+    Batch batch;
+    internal::ResetBatch(options_.features, &batch);
+    for (const Record& record : records) {
+      Status s = parser.AppendRow(record.data, &batch);
+      if (!s.ok()) return s.WithPrefix(DescribeSource(files(), record.source));
+      batch.sources.push_back(record.source);
+      batch.ordinals.push_back(0);
+      if (keep_records_) batch.records.emplace_back(record.data);
+      ++batch.rows;
+    }
+    bucketer_->Add(std::move(batch));
+  }
+  return Status::OK();
 }
 
 bool Pipeline::Next(Batch* out) {
@@ -304,15 +372,13 @@ bool Pipeline::Next(Batch* out) {
       Finish(Status::Cancelled("pipeline stopped"));
       return false;
     }
-    if (batcher_.PopFull(out, &consumer_spare_)) {
+    if (PopFull(out)) {
       ++batches_;
-      AdvanceMirror(out->ordinals.back());
       return true;
     }
     if (ending_) {
-      if (batcher_.PopRemainder(out, &consumer_spare_)) {
+      if (PopRemainder(out)) {
         ++batches_;
-        AdvanceMirror(out->ordinals.back());
         return true;
       }
       if (end_status_.ok()) {  // a clean end: the state says so
@@ -326,7 +392,7 @@ bool Pipeline::Next(Batch* out) {
     switch (TakeChunk(&chunk, &end_status_)) {
       case Take::kChunk:
         mirror_log_.insert(mirror_log_.end(), chunk.log.begin(), chunk.log.end());
-        for (Batch& batch : chunk.batches) batcher_.Add(std::move(batch));
+        for (Batch& batch : chunk.batches) AddToBatcher(std::move(batch));
         if (!chunk.status.ok()) {
           ending_ = true;
           end_status_ = std::move(chunk.status);

@@ -56,6 +56,7 @@
 #include "common/status.h"
 #include "pipeline/batch.h"
 #include "pipeline/batcher.h"
+#include "pipeline/bucket_batcher.h"
 #include "pipeline/example_parser.h"
 #include "pipeline/options.h"
 #include "pipeline/record.h"
@@ -121,6 +122,12 @@ class Pipeline {
            const PipelineState* from);
   // Replays the log as far as the row with `ordinal`.
   void AdvanceMirror(uint64_t ordinal);
+  // A resumed pipeline's rows that were held for bucketing, read and parsed again and added back.
+  Status RestorePending(const std::vector<std::vector<RecordSource>>& pending);
+  // The consumer's batcher, plain or bucketing.
+  void AddToBatcher(Batch chunk);
+  bool PopFull(Batch* out);
+  bool PopRemainder(Batch* out);
   // Takes the next chunk of records from the stream (one thread at a time); false when there is
   // nothing more to parse (the end, a failure, or stopping).
   bool FillChunk(RawChunk* chunk, std::unique_lock<std::mutex>* lock);
@@ -134,6 +141,7 @@ class Pipeline {
   std::unique_ptr<RecordStream> stream_;
   const bool keep_records_;
   const size_t chunk_records_;  // a multiple of batch_size
+  const size_t piece_rows_;     // rows per Batch a parse thread fills: batch_size, or with bucketing a chunk
   const size_t parse_threads_;
   const size_t max_in_flight_;  // chunks issued and not yet taken by the consumer
 
@@ -153,6 +161,7 @@ class Pipeline {
 
   // The consumer's side (Next's thread only).
   internal::Batcher batcher_;
+  std::unique_ptr<internal::BucketBatcher> bucketer_;  // instead of batcher_ with bucketing
   StreamMirror mirror_;
   std::deque<StreamEvent> mirror_log_;  // taken with chunks, not yet replayed
   uint64_t fingerprint_ = 0;

@@ -232,16 +232,20 @@ Status RecordStream::Restore(const StreamState& from) {
   interleaver_->StartEpoch(EpochOrder(), epoch_, &from.interleave);
   if (shuffling_) {
     std::vector<Record> buffered;
-    internal::ReadContext context;
-    context.files = &files_;
-    context.compression = options_.compression;
-    context.max_record_bytes = options_.max_record_bytes;
-    context.decompression = options_.decompression;
-    context.on_error = OnError::kStop;
-    TFQ_RETURN_IF_ERROR(internal::FetchRecords(context, from.shuffle_buffer, detached_pool_.get(), &buffered));
+    TFQ_RETURN_IF_ERROR(Refetch(from.shuffle_buffer, &buffered));
     shuffle_.Restore(std::move(buffered), from.shuffle_rng);
   }
   return Status::OK();
+}
+
+Status RecordStream::Refetch(const std::vector<RecordSource>& sources, std::vector<Record>* records) const {
+  internal::ReadContext context;
+  context.files = &files_;
+  context.compression = options_.compression;
+  context.max_record_bytes = options_.max_record_bytes;
+  context.decompression = options_.decompression;
+  context.on_error = OnError::kStop;
+  return internal::FetchRecords(context, sources, detached_pool_.get(), records);
 }
 
 bool RecordStream::PullGlobal(Record* out) {

@@ -71,6 +71,9 @@ class RecordStream {
   bool needs_fetch() const { return options_.global_shuffle; }
   Status Fetch(std::vector<Record>* records, std::vector<uint64_t>* ordinals, SkipStats* skips) const;
 
+  // The records at `sources` read again (a resumed pipeline's rows held for bucketing).
+  Status Refetch(const std::vector<RecordSource>& sources, std::vector<Record>* records) const;
+
   // The record shard of the passes that pad a rank's epoch to the quota.
   const Shard& padding_shard() const { return padding_shard_; }
   // The records each epoch delivers when ranks are evened out; kNoQuota otherwise.

@@ -119,7 +119,11 @@ std::string PipelineStateToJson(const PipelineState& state) {
   json buffer = json::array();
   for (const RecordSource& source : s.shuffle_buffer) buffer.push_back(SourceToJson(source));
   json pending = json::array();
-  for (const RecordSource& source : state.pending) pending.push_back(SourceToJson(source));
+  for (const std::vector<RecordSource>& group : state.pending) {
+    json rows = json::array();
+    for (const RecordSource& source : group) rows.push_back(SourceToJson(source));
+    pending.push_back(std::move(rows));
+  }
   json j = {
       {"tfq_pipeline_state", kStateVersion},
       // A string: JSON readers (JavaScript's among them) lose integers beyond 2^53.
@@ -181,8 +185,12 @@ Result<PipelineState> PipelineStateFromJson(const std::string& text) {
     for (const json& source : j.at("shuffle_buffer")) {
       if (!SourceFromJson(source, &s.shuffle_buffer.emplace_back())) return bad("a bad buffered record");
     }
-    for (const json& source : j.at("pending")) {
-      if (!SourceFromJson(source, &state.pending.emplace_back())) return bad("a bad pending record");
+    for (const json& group : j.at("pending")) {
+      if (!group.is_array()) return bad("a pending group is not a list");
+      std::vector<RecordSource>& rows = state.pending.emplace_back();
+      for (const json& source : group) {
+        if (!SourceFromJson(source, &rows.emplace_back())) return bad("a bad pending record");
+      }
     }
   } catch (const std::exception& e) {
     return bad(std::string("a field is missing or of the wrong type (") + e.what() + ")");

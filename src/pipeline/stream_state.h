@@ -112,7 +112,9 @@ struct PipelineState {
   uint64_t fingerprint = 0;
   uint64_t batches = 0;
   StreamState stream;
-  std::vector<RecordSource> pending;  // rows taken from the stream but not yet in a batch
+  // Rows taken from the stream but not yet handed out (bucketing holds some), in the groups in
+  // which they are added again (BucketBatcher's waiting batches, then its buckets).
+  std::vector<std::vector<RecordSource>> pending;
 };
 std::string PipelineStateToJson(const PipelineState& state);
 // kInvalidArgument naming what is wrong for text that is not such a state.

@@ -101,6 +101,18 @@ Config RandomConfig(SplitMix64& rng) {
   c.options.parse_threads = 1 + rng.Below(3);
   c.options.prefetch = rng.Below(3);
   c.options.features = {FixedLenInt64("index")};
+  if (rng.Below(4) == 0) {  // bucketing by the length of "weights" (index % 4 values)
+    c.options.features.push_back(VarLenFloat("weights"));
+    BucketOptions b;
+    b.length_key = "weights";
+    b.boundaries = {1 + rng.Below(2), 3};
+    b.batch_sizes = {1 + rng.Below(3), 1 + rng.Below(3), 1 + rng.Below(3)};
+    b.pad = rng.Below(2) == 0;
+    b.drop_remainder = rng.Below(2) == 0;
+    c.options.bucketing = b;
+    c.options.batch_size = 1;
+    c.options.drop_remainder = false;
+  }
   return c;
 }
 
@@ -116,7 +128,8 @@ std::string Describe(const Config& c) {
        std::to_string(r.world_size) + " split " + std::to_string(int(r.rank_split)) + " balance " +
        std::to_string(int(r.rank_balance)) + " record_shard " + std::to_string(r.record_shard.index) +
        "/" + std::to_string(r.record_shard.count) + " batch " + std::to_string(c.options.batch_size) +
-       " drop " + std::to_string(c.options.drop_remainder) + " global " + std::to_string(r.global_shuffle);
+       " drop " + std::to_string(c.options.drop_remainder) + " global " + std::to_string(r.global_shuffle) +
+       " bucketing " + std::to_string(c.options.bucketing.has_value());
   return s;
 }
 
@@ -124,7 +137,7 @@ std::string Describe(const Config& c) {
 
 TEST_CASE("a resumed pipeline yields exactly the batches that would have come next") {
   SplitMix64 rng(20261126);
-  for (int trial = 0; trial < 60; ++trial) {
+  for (int trial = 0; trial < 80; ++trial) {
     Config c = RandomConfig(rng);
     CAPTURE(trial);
     const std::string what = Describe(c);
