@@ -1,0 +1,65 @@
+// BatchStream: a Pipeline whose batches can be waited for with a timeout.
+//
+// Pipeline::Next blocks until a batch is ready. Python must get control back every so often
+// while it waits, to run its signal handlers (Ctrl-C), so the pipeline's consumer side runs on
+// one thread of our own that hands each batch over through a one-batch slot; the Python thread
+// waits on the slot with a timeout and the GIL released. The cost is one hand-off per batch and
+// one more batch held ready.
+//
+// Thread safety: Next is for one thread; Stop may be called from any thread. The destructor
+// stops and joins, so no thread outlives the object. Nothing here touches Python.
+#ifndef TFQ_PYTHON_BATCH_STREAM_H_
+#define TFQ_PYTHON_BATCH_STREAM_H_
+
+#include <chrono>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include "common/status.h"
+#include "pipeline/pipeline.h"
+
+namespace tfq::python {
+
+class BatchStream {
+ public:
+  // Pipeline::Open, then the consumer thread starts pulling batches.
+  static Result<std::unique_ptr<BatchStream>> Open(const pipeline::PipelineOptions& options);
+  ~BatchStream();  // Stop()
+  BatchStream(const BatchStream&) = delete;
+  BatchStream& operator=(const BatchStream&) = delete;
+
+  enum class Wait {
+    kBatch,    // *batch holds the next batch
+    kEnd,      // no more batches: status() says why (OK, the error, or kCancelled after Stop)
+    kTimeout,  // nothing yet; call again
+  };
+  Wait Next(pipeline::Batch* batch, std::chrono::milliseconds timeout);
+  // Meaningful once Next returned kEnd.
+  const Status& status() const { return pipeline_->status(); }
+
+  // Stops the pipeline and joins every thread. Idempotent.
+  void Stop();
+
+  pipeline::SkipStats skip_stats() const { return pipeline_->skip_stats(); }
+  const std::vector<std::string>& files() const { return pipeline_->files(); }
+
+ private:
+  explicit BatchStream(std::unique_ptr<pipeline::Pipeline> pipeline);
+  void ConsumeLoop();
+
+  std::unique_ptr<pipeline::Pipeline> pipeline_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  pipeline::Batch slot_;
+  bool slot_full_ = false;
+  bool done_ = false;      // the pipeline's Next returned false
+  bool stopping_ = false;
+  std::mutex stop_mu_;     // serializes Stop
+  std::thread consumer_;
+};
+
+}  // namespace tfq::python
+
+#endif  // TFQ_PYTHON_BATCH_STREAM_H_
