@@ -19,15 +19,24 @@ BatchStream::~BatchStream() { Stop(); }
 
 void BatchStream::ConsumeLoop() {
   pipeline::Batch batch;
-  while (pipeline_->Next(&batch)) {
+  Status end;
+  for (;;) {
+    if (!pipeline_->Next(&batch)) {
+      end = pipeline_->status();
+      break;
+    }
     std::unique_lock<std::mutex> lock(mu_);
     cv_.wait(lock, [this] { return !slot_full_ || stopping_; });
-    if (stopping_) return;
+    if (stopping_) {
+      end = Status::Cancelled("pipeline stopped");
+      break;
+    }
     std::swap(slot_, batch);  // the taker's old batch comes back for the pipeline to reuse
     slot_full_ = true;
     cv_.notify_all();
   }
   std::lock_guard<std::mutex> lock(mu_);
+  status_ = std::move(end);
   done_ = true;
   cv_.notify_all();
 }

@@ -6,8 +6,9 @@
 // waits on the slot with a timeout and the GIL released. The cost is one hand-off per batch and
 // one more batch held ready.
 //
-// Thread safety: Next is for one thread; Stop may be called from any thread. The destructor
-// stops and joins, so no thread outlives the object. Nothing here touches Python.
+// Thread safety: Next is for one thread; Stop may be called from any thread, and makes a Next
+// waiting on another thread return kEnd. The destructor stops and joins, so no thread outlives
+// the object. Nothing here touches Python.
 #ifndef TFQ_PYTHON_BATCH_STREAM_H_
 #define TFQ_PYTHON_BATCH_STREAM_H_
 
@@ -36,8 +37,8 @@ class BatchStream {
     kTimeout,  // nothing yet; call again
   };
   Wait Next(pipeline::Batch* batch, std::chrono::milliseconds timeout);
-  // Meaningful once Next returned kEnd.
-  const Status& status() const { return pipeline_->status(); }
+  // Meaningful once Next returned kEnd: OK at the end, the error, or kCancelled after Stop.
+  const Status& status() const { return status_; }
 
   // Stops the pipeline and joins every thread. Idempotent.
   void Stop();
@@ -54,7 +55,8 @@ class BatchStream {
   std::condition_variable cv_;
   pipeline::Batch slot_;
   bool slot_full_ = false;
-  bool done_ = false;      // the pipeline's Next returned false
+  bool done_ = false;      // the consumer thread has ended; status_ says why
+  Status status_;
   bool stopping_ = false;
   std::mutex stop_mu_;     // serializes Stop
   std::thread consumer_;

@@ -112,10 +112,12 @@ class BatchIterator {
   py::dict Next() {
     while (stream_) {
       BatchStream::Wait wait;
+      in_next_ = true;
       {
         py::gil_scoped_release release;
         wait = stream_->Next(&batch_, kSignalPoll);
       }
+      in_next_ = false;
       if (wait == BatchStream::Wait::kBatch) return BatchToDict(&batch_, shapes_, ragged_type_);
       if (wait == BatchStream::Wait::kEnd) {
         Status status = stream_->status();
@@ -132,15 +134,17 @@ class BatchIterator {
     throw py::stop_iteration();
   }
 
-  // Stops and joins every thread of the pipeline; the iterator then ends. Idempotent.
+  // Stops and joins every thread of the pipeline; the iterator then ends. Idempotent. From
+  // another thread while Next waits, it stops the pipeline and that Next ends the iteration.
   void Close() {
-    if (!stream_) return;
+    std::shared_ptr<BatchStream> stream = stream_;  // alive until we are done with it
+    if (!stream) return;
     {
       py::gil_scoped_release release;
-      stream_->Stop();
-      skip_stats_ = stream_->skip_stats();
+      stream->Stop();
     }
-    stream_.reset();
+    skip_stats_ = stream->skip_stats();
+    if (!in_next_) stream_.reset();
   }
 
   bool closed() const { return stream_ == nullptr; }
@@ -148,7 +152,8 @@ class BatchIterator {
   py::dict skip_stats() const { return SkipStatsDict(stream_ ? stream_->skip_stats() : skip_stats_); }
 
  private:
-  std::unique_ptr<BatchStream> stream_;
+  std::shared_ptr<BatchStream> stream_;
+  bool in_next_ = false;  // a Next is waiting with the GIL released (guarded by the GIL)
   pipeline::Batch batch_;
   std::vector<ColumnShape> shapes_;
   py::object ragged_type_;
