@@ -23,7 +23,7 @@ def infer_features(paths, *, max_records=1000, compression="auto", max_record_by
     """
     defaults = _tfq.ReadOptions()
     specs = _tfq.infer_feature_specs(
-        path_list(paths), _count("max_records", max_records), compression,
+        path_list(paths), _count("max_records", max_records), compression or "auto",
         defaults.max_record_bytes if max_record_bytes is None else _count("max_record_bytes", max_record_bytes),
         defaults.decompression if max_decompressed is None else str(max_decompressed))
     return {s.key: spec_from_native(s) for s in specs}
@@ -167,7 +167,7 @@ class Dataset:
         o = _tfq.PipelineOptions()
         r = o.read
         r.inputs = self._paths
-        r.compression = a["compression"]
+        r.compression = a["compression"] or "auto"
         if a["max_record_bytes"] is not None:
             r.max_record_bytes = _count("max_record_bytes", a["max_record_bytes"])
         if a["max_decompressed"] is not None:
