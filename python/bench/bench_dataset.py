@@ -102,6 +102,7 @@ def main():
     parser.add_argument("--records", type=int, default=200_000)
     parser.add_argument("--threads", type=int, default=os.cpu_count())
     parser.add_argument("--seconds", type=float, default=3)
+    parser.add_argument("--rounds", type=int, default=3, help="alternating rounds; medians are reported")
     parser.add_argument("--oracle", help="../shared/oracle, for the pure-Python reader's protobuf classes")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
@@ -113,16 +114,30 @@ def main():
         out = {"machine": f"{platform.node()}, {os.cpu_count()} cores, {platform.python_implementation()} "
                           f"{platform.python_version()}", "threads": args.threads,
                "file_bytes": os.path.getsize(path), "records": tfq.count(path)}
-        out["cpp_reader_batcher"] = cpp_reader_batcher(args.tfq, path, args.threads, args.seconds)
         ragged = lambda b: len(next(iter(b.values())).row_splits) - 1  # noqa: E731
-        out["tfq_dataset_varlen"] = timed(args.seconds, tfq_dataset(path, varlen, args.threads), ragged)
-        out["tfq_dataset_inferred"] = timed(args.seconds, tfq_dataset(path, fixed, args.threads),
-                                            lambda b: len(b["label"]))
+        runs = {
+            "cpp_reader_batcher": lambda: cpp_reader_batcher(args.tfq, path, args.threads, args.seconds),
+            "tfq_dataset_varlen": lambda: timed(args.seconds, tfq_dataset(path, varlen, args.threads), ragged),
+            "tfq_dataset_inferred": lambda: timed(args.seconds, tfq_dataset(path, fixed, args.threads),
+                                                  lambda b: len(b["label"])),
+        }
         if args.oracle:  # its protobuf classes, generated with protoc
             sys.path.insert(0, args.oracle)
             import tfrecord_oracle
-            out["pure_python"] = timed(args.seconds, pure_python_batches(path, tfrecord_oracle.example_pb2),
-                                       lambda b: len(b["label"][1]) - 1)
+            runs["pure_python"] = lambda: timed(args.seconds, pure_python_batches(path, tfrecord_oracle.example_pb2),
+                                                lambda b: len(b["label"][1]) - 1)
+        # Alternating rounds, medians: on a shared machine the load changes from second to second.
+        samples = {name: [] for name in runs}
+        for _ in range(args.rounds):
+            for name, run in runs.items():
+                samples[name].append(run())
+        for name, values in samples.items():
+            out[name] = {"records_per_s": float(np.median([v[0] for v in values])),
+                         "batches_per_s": float(np.median([v[1] for v in values])),
+                         "records_per_s_all": [round(v[0]) for v in values]}
+        cpp = out["cpp_reader_batcher"]["records_per_s"]
+        for name in runs:
+            out[name]["vs_cpp_reader_batcher"] = round(out[name]["records_per_s"] / cpp, 3)
         try:
             import torch
             for workers in (0, 2):

@@ -26,28 +26,43 @@ void BatchStream::ConsumeLoop() {
       break;
     }
     std::unique_lock<std::mutex> lock(mu_);
-    cv_.wait(lock, [this] { return !slot_full_ || stopping_; });
+    if (ready_.size() >= kReadyBatches && !stopping_) {
+      producer_waiting_ = true;
+      room_cv_.wait(lock, [this] { return ready_.size() <= kReadyBatches / 2 || stopping_; });
+      producer_waiting_ = false;
+    }
     if (stopping_) {
       end = Status::Cancelled("pipeline stopped");
       break;
     }
-    std::swap(slot_, batch);  // the taker's old batch comes back for the pipeline to reuse
-    slot_full_ = true;
-    cv_.notify_all();
+    ready_.push_back(std::move(batch));
+    batch = pipeline::Batch();
+    if (!spare_.empty()) {  // a batch the taker is done with: its memory for the pipeline
+      batch = std::move(spare_.back());
+      spare_.pop_back();
+    }
+    if (taker_waiting_) ready_cv_.notify_one();
   }
   std::lock_guard<std::mutex> lock(mu_);
   status_ = std::move(end);
   done_ = true;
-  cv_.notify_all();
+  ready_cv_.notify_all();
 }
 
 BatchStream::Wait BatchStream::Next(pipeline::Batch* batch, std::chrono::milliseconds timeout) {
   std::unique_lock<std::mutex> lock(mu_);
-  if (!cv_.wait_for(lock, timeout, [this] { return slot_full_ || done_; })) return Wait::kTimeout;
-  if (!slot_full_) return Wait::kEnd;
-  std::swap(*batch, slot_);
-  slot_full_ = false;
-  cv_.notify_all();
+  if (ready_.empty() && !done_) {
+    taker_waiting_ = true;
+    ready_cv_.wait_for(lock, timeout, [this] { return !ready_.empty() || done_; });
+    taker_waiting_ = false;
+  }
+  if (ready_.empty()) return done_ ? Wait::kEnd : Wait::kTimeout;
+  if (spare_.size() < 2) spare_.push_back(std::move(*batch));
+  *batch = std::move(ready_.front());
+  ready_.pop_front();
+  // The producer is woken once the queue is half empty, not for every batch taken: each wake-up
+  // is a context switch, which at tens of thousands of batches a second costs more than the copy.
+  if (producer_waiting_ && ready_.size() <= kReadyBatches / 2) room_cv_.notify_one();
   return Wait::kBatch;
 }
 
@@ -56,7 +71,7 @@ void BatchStream::Stop() {
   {
     std::lock_guard<std::mutex> lock(mu_);
     stopping_ = true;
-    cv_.notify_all();
+    room_cv_.notify_all();
   }
   pipeline_->Stop();  // a Next blocked on the consumer thread returns false
   if (consumer_.joinable()) consumer_.join();

@@ -2,9 +2,9 @@
 //
 // Pipeline::Next blocks until a batch is ready. Python must get control back every so often
 // while it waits, to run its signal handlers (Ctrl-C), so the pipeline's consumer side runs on
-// one thread of our own that hands each batch over through a one-batch slot; the Python thread
-// waits on the slot with a timeout and the GIL released. The cost is one hand-off per batch and
-// one more batch held ready.
+// one thread of our own that queues up to kReadyBatches batches; the Python thread waits on the
+// queue with a timeout and the GIL released. The cost is a hand-off per batch (a context switch
+// only where a side actually waits) and up to kReadyBatches more batches held ready.
 //
 // Thread safety: Next is for one thread; Stop may be called from any thread, and makes a Next
 // waiting on another thread return kEnd. The destructor stops and joins, so no thread outlives
@@ -14,6 +14,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -51,10 +52,15 @@ class BatchStream {
   void ConsumeLoop();
 
   std::unique_ptr<pipeline::Pipeline> pipeline_;
+  static constexpr size_t kReadyBatches = 4;
+
   std::mutex mu_;
-  std::condition_variable cv_;
-  pipeline::Batch slot_;
-  bool slot_full_ = false;
+  std::condition_variable ready_cv_;  // the taker: a batch is ready, or the end
+  std::condition_variable room_cv_;   // the consumer thread: room in ready_, or stopping
+  std::deque<pipeline::Batch> ready_;
+  std::vector<pipeline::Batch> spare_;  // batches the taker handed back, for their memory
+  bool taker_waiting_ = false;
+  bool producer_waiting_ = false;
   bool done_ = false;      // the consumer thread has ended; status_ says why
   Status status_;
   bool stopping_ = false;
