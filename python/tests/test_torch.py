@@ -53,3 +53,10 @@ def test_batches_convert_to_tensors_without_a_copy(parts):
     tensor = torch.from_numpy(batch["id"])
     assert tensor.data_ptr() == batch["id"].ctypes.data
     assert np.shares_memory(tensor.numpy(), batch["id"])
+
+
+def test_a_dataset_pickles_for_spawned_workers(parts):
+    import pickle
+    ds = tfq.Dataset(parts, batch_size=8, shuffle_buffer=10, seed=5, features=ID)
+    copy = pickle.loads(pickle.dumps(ds))
+    assert collect(copy)["id"].tolist() == collect(ds)["id"].tolist()
