@@ -1,0 +1,63 @@
+#include "batch_to_python.h"
+
+#include <memory>
+#include <utility>
+
+namespace py = pybind11;
+
+namespace tfq::python {
+namespace {
+
+template <typename T>
+py::array Owning(std::vector<T>* values, std::vector<py::ssize_t> shape) {
+  auto owned = std::make_unique<std::vector<T>>(std::move(*values));
+  values->clear();
+  const T* data = owned->data();
+  py::capsule base(owned.get(), [](void* p) { delete static_cast<std::vector<T>*>(p); });
+  owned.release();  // the capsule owns it now
+  return py::array_t<T>(std::move(shape), data, base);
+}
+
+std::vector<py::ssize_t> RowsThen(size_t rows, const std::vector<py::ssize_t>& row_shape) {
+  std::vector<py::ssize_t> shape{static_cast<py::ssize_t>(rows)};
+  shape.insert(shape.end(), row_shape.begin(), row_shape.end());
+  return shape;
+}
+
+py::array ValuesOf(pipeline::Column* c, std::vector<py::ssize_t> shape) {
+  switch (c->dtype) {
+    case pipeline::DType::kInt64: return Owning(&c->int64_values, std::move(shape));
+    case pipeline::DType::kFloat: return Owning(&c->float_values, std::move(shape));
+    case pipeline::DType::kBytes: break;
+  }
+  return BytesArray(c->num_values(), std::move(shape), [c](size_t i) { return c->bytes_value(i); });
+}
+
+}  // namespace
+
+py::array OwningArray(std::vector<int64_t>* values, std::vector<py::ssize_t> shape) {
+  return Owning(values, std::move(shape));
+}
+py::array OwningArray(std::vector<float>* values, std::vector<py::ssize_t> shape) {
+  return Owning(values, std::move(shape));
+}
+
+py::dict BatchToDict(pipeline::Batch* batch, const std::vector<ColumnShape>& shapes,
+                     const py::object& ragged_type) {
+  py::dict out;
+  for (size_t i = 0; i < batch->columns.size(); ++i) {
+    pipeline::Column& c = batch->columns[i];
+    py::str key(c.key);
+    if (c.ragged) {
+      const auto n = static_cast<py::ssize_t>(c.num_values());
+      py::array values = ValuesOf(&c, {n});
+      py::array splits = Owning(&c.row_splits, {static_cast<py::ssize_t>(batch->rows) + 1});
+      out[key] = ragged_type(std::move(values), std::move(splits));
+    } else {
+      out[key] = ValuesOf(&c, RowsThen(batch->rows, shapes[i].dense_shape));
+    }
+  }
+  return out;
+}
+
+}  // namespace tfq::python

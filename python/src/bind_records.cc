@@ -1,0 +1,132 @@
+// Record files from Python: Writer (framing onto an atomic output) and count (the path of
+// `tfq inspect --count`).
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include "example/example.h"
+#include "example_codec.h"
+#include "inspect/scan.h"
+#include "io/glob.h"
+#include "status_error.h"
+#include "tfrecord/open.h"
+#include "tfrecord/record_writer.h"
+
+namespace py = pybind11;
+
+namespace tfq::python {
+namespace {
+
+Compression CompressionArg(const py::object& name) {
+  if (name.is_none()) return Compression::kAuto;  // from the extension when writing
+  Result<Compression> c = ParseCompression(name.cast<std::string>());
+  ThrowIfError(c.status());
+  return *c;
+}
+
+// A TFRecord file being written: records go to a hidden temporary that Close renames into place;
+// a writer dropped without Close (or Abandon'ed) leaves nothing under the final name.
+class RecordFileWriter {
+ public:
+  RecordFileWriter(const std::string& path, const py::object& compression) : path_(path) {
+    const Compression c = CompressionArg(compression);
+    Result<std::unique_ptr<OutputStream>> out = Status::Internal("not created");
+    {
+      py::gil_scoped_release release;
+      out = tfrecord::CreateRecordOutput(path, c);
+    }
+    ThrowIfError(out.status());
+    out_ = std::move(out).value();
+    writer_ = std::make_unique<tfrecord::RecordWriter>(out_.get());
+  }
+
+  void WriteExample(const py::dict& features) {
+    Open();
+    record_.clear();
+    EncodeExampleDict(features, Where(), &encoder_, &record_);
+    WriteRecord(record_);
+  }
+
+  void WriteRecord(std::string_view record) {
+    Open();
+    Status s;
+    {
+      py::gil_scoped_release release;
+      s = writer_->Write(record);
+    }
+    if (!s.ok()) {
+      Abandon();  // the output is not what the caller wrote: it must not appear finished
+      throw StatusError(s);
+    }
+  }
+
+  void Close() {
+    if (!out_) return;
+    Status s;
+    {
+      py::gil_scoped_release release;
+      s = out_->Close();
+    }
+    out_.reset();
+    ThrowIfError(s);
+  }
+
+  void Abandon() {
+    py::gil_scoped_release release;
+    out_.reset();  // removes the temporary
+  }
+
+  bool closed() const { return out_ == nullptr; }
+  uint64_t records_written() const { return writer_ ? writer_->records_written() : 0; }
+  const std::string& path() const { return path_; }
+
+ private:
+  void Open() const {
+    if (!out_) throw py::value_error(path_ + ": the writer is closed");
+  }
+  std::string Where() const { return path_ + ": record " + std::to_string(records_written()); }
+
+  std::string path_;
+  std::unique_ptr<OutputStream> out_;
+  std::unique_ptr<tfrecord::RecordWriter> writer_;
+  ExampleEncoder encoder_;
+  std::string record_;
+};
+
+uint64_t CountRecords(const std::vector<std::string>& paths, const py::object& compression) {
+  inspect::ScanOptions scan;
+  scan.compression = CompressionArg(compression);
+  scan.headers_only = true;
+  py::gil_scoped_release release;
+  Result<std::vector<std::string>> files = ExpandInputPaths(paths);
+  ThrowIfError(files.status());
+  uint64_t total = 0;
+  for (const std::string& path : *files) {
+    const inspect::FileReport report = inspect::ScanFile(path, scan, nullptr, nullptr);
+    ThrowIfError(report.status);
+    total += report.records;
+  }
+  return total;
+}
+
+}  // namespace
+
+void RegisterRecords(py::module_& m) {
+  py::class_<RecordFileWriter>(m, "RecordFileWriter")
+      .def(py::init<const std::string&, const py::object&>(), py::arg("path"), py::arg("compression") = py::none())
+      .def("write_example", &RecordFileWriter::WriteExample, py::arg("features"))
+      .def("write_record", [](RecordFileWriter& w, py::bytes record) {
+        w.WriteRecord(std::string_view(PyBytes_AS_STRING(record.ptr()), static_cast<size_t>(PyBytes_GET_SIZE(record.ptr()))));
+      }, py::arg("record"))
+      .def("close", &RecordFileWriter::Close)
+      .def("abandon", &RecordFileWriter::Abandon)
+      .def_property_readonly("closed", &RecordFileWriter::closed)
+      .def_property_readonly("records_written", &RecordFileWriter::records_written)
+      .def_property_readonly("path", &RecordFileWriter::path);
+  m.def("count", &CountRecords, py::arg("paths"), py::arg("compression") = py::none());
+}
+
+}  // namespace tfq::python

@@ -1,0 +1,241 @@
+"""tfq.Dataset: batches of NumPy arrays from TFRecord files, read by tfq's C++ pipeline."""
+
+import os
+import sys
+
+from . import _tfq
+from ._features import FixedLen, Ragged, VarLen, spec_from_native
+from ._paths import path_list
+
+# What waits on the C++ pipeline (src/pipeline) before Python can offer it.
+_WAITS = ("{what} waits on the C++ pipeline, which does not offer it yet "
+          "(docs/python.md, \"Not yet available\")")
+
+
+def infer_features(paths, *, max_records=1000, compression="auto", max_record_bytes=None,
+                   max_decompressed=None):
+    """The features of the first ``max_records`` records of ``paths``, as Dataset would infer them.
+
+    A feature with one kind and the same number n >= 1 of values in every record looked at is
+    ``FixedLen(dtype, () if n == 1 else (n,))``; any other is ``VarLen(dtype)``. Features
+    that never hold a list (no kind) are left out; one holding two kinds is an error.
+    Returns a dict sorted by name.
+    """
+    defaults = _tfq.ReadOptions()
+    specs = _tfq.infer_feature_specs(
+        path_list(paths), _count("max_records", max_records), compression or "auto",
+        defaults.max_record_bytes if max_record_bytes is None else _count("max_record_bytes", max_record_bytes),
+        defaults.decompression if max_decompressed is None else str(max_decompressed))
+    return {s.key: spec_from_native(s) for s in specs}
+
+
+def _count(name, value):
+    """An int >= 0 for a size_t option: negative numbers would not convert."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        try:
+            value = value.__index__()
+        except AttributeError:
+            raise TypeError(f"{name} must be an int, not {type(value).__name__}") from None
+    if value < 0:
+        raise ValueError(f"{name} must not be negative (got {value})")
+    return value
+
+
+def _shard(name, value):
+    if value is None:
+        return None
+    try:
+        count, index = value
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be a pair (num_shards, index), not {value!r}") from None
+    return _count(name + " num_shards", count), _count(name + " index", index)
+
+
+def _torch_worker():
+    """(worker id, number of workers) inside a torch DataLoader worker, else None."""
+    torch = sys.modules.get("torch")
+    if torch is None:
+        return None
+    info = torch.utils.data.get_worker_info()
+    if info is None:
+        return None
+    return info.id, info.num_workers
+
+
+def _register_with_torch():
+    """Makes isinstance(ds, torch.utils.data.IterableDataset) true once torch is imported, so
+    that DataLoader iterates a Dataset instead of indexing it. torch is never imported here."""
+    torch = sys.modules.get("torch")
+    if torch is None or getattr(_register_with_torch, "done", False):
+        return
+    try:
+        torch.utils.data.IterableDataset.register(Dataset)
+        _register_with_torch.done = True
+    except AttributeError:  # an IterableDataset without ABCMeta: DataLoader will say so
+        pass
+
+
+class Dataset:
+    """An iterable of batches read from TFRecord files of tf.train.Example.
+
+    Each batch is a dict from feature name to a NumPy array (``FixedLen``: shape
+    ``[batch, *shape]``) or a ``Ragged`` (``VarLen``). Iterating starts a fresh pass over the
+    data (``epochs`` epochs); the reading, shuffling, batching and parsing run on C++ threads
+    that stop when the iterator ends, is closed, or is dropped.
+
+    Arguments (see docs/python.md for what each maps to in tf.data):
+      paths: a path or glob, or a list of them.
+      batch_size: records per batch (the last one may be short unless drop_remainder).
+      features: {name: FixedLen | VarLen}; None infers them from the first ``infer_records``
+        records (``infer_features``).
+      shuffle_buffer: tf.data's shuffle(buffer_size); 0 or 1: no shuffling.
+      shuffle_files: shuffle the file list each epoch (seeded).
+      seed: the seed of every shuffle.
+      epochs: passes over the data; None (or -1) repeats forever.
+      rank, world_size: the share of one process in distributed training (not yet available).
+      drop_remainder: drop a final batch shorter than batch_size.
+      num_threads: parse threads; None: every core (divided among DataLoader workers).
+      compression: "auto" (sniffed per file), "none", "gzip" or "zlib".
+      cycle_length, block_length, deterministic: tf.data's interleave.
+      reader_threads, prefetch, file_buffer_records, file_buffer_bytes: tuning.
+      reshuffle_each_epoch: False uses the same orders every epoch.
+      file_shard, record_shard: (num_shards, index) as tf.data's shard(), of the file list or
+        of the records.
+      on_error: "stop" (the first bad file or record raises) or "skip" (dropped and counted in
+        the iterator's skip_stats).
+      max_record_bytes, max_decompressed: limits, as the CLI's --max-record-bytes and
+        --max-decompressed ("100x", "20GiB", "none").
+    """
+
+    def __init__(self, paths, *, batch_size, features=None, shuffle_buffer=0, shuffle_files=False,
+                 seed=0, epochs=1, rank=0, world_size=1, drop_remainder=False, num_threads=None,
+                 compression="auto", cycle_length=None, block_length=None, deterministic=None,
+                 reader_threads=None, prefetch=None, file_buffer_records=None,
+                 file_buffer_bytes=None, reshuffle_each_epoch=None, file_shard=None,
+                 record_shard=None, on_error="stop", max_record_bytes=None, max_decompressed=None,
+                 infer_records=1000, bucket_by=None, bucket_boundaries=None,
+                 bucket_batch_sizes=None, order="interleave"):
+        _register_with_torch()
+        self._paths = path_list(paths)
+        if rank != 0 or world_size != 1:
+            raise NotImplementedError(_WAITS.format(what="rank/world_size (equal batch counts per rank)")
+                                      + "; record_shard=(world_size, rank) is tf.data's shard() meanwhile")
+        if bucket_by is not None or bucket_boundaries is not None or bucket_batch_sizes is not None:
+            raise NotImplementedError(_WAITS.format(what="bucketing"))
+        if order != "interleave":
+            raise NotImplementedError(_WAITS.format(what=f"order={order!r}"))
+        self._args = dict(
+            batch_size=_count("batch_size", batch_size), shuffle_buffer=shuffle_buffer,
+            shuffle_files=bool(shuffle_files), seed=seed, epochs=-1 if epochs is None else epochs,
+            drop_remainder=bool(drop_remainder), num_threads=num_threads, compression=compression,
+            cycle_length=cycle_length, block_length=block_length, deterministic=deterministic,
+            reader_threads=reader_threads, prefetch=prefetch,
+            file_buffer_records=file_buffer_records, file_buffer_bytes=file_buffer_bytes,
+            reshuffle_each_epoch=reshuffle_each_epoch, file_shard=_shard("file_shard", file_shard),
+            record_shard=_shard("record_shard", record_shard), on_error=on_error,
+            max_record_bytes=max_record_bytes, max_decompressed=max_decompressed)
+        if features is None:
+            features = infer_features(self._paths, max_records=infer_records,
+                                      compression=compression, max_record_bytes=max_record_bytes,
+                                      max_decompressed=max_decompressed)
+        self._features = self._check_features(features)
+        self._native_options(None).validate()  # the core's checks and messages, at once
+
+    @staticmethod
+    def _check_features(features):
+        if not isinstance(features, dict):
+            raise TypeError("features must be a dict {name: tfq.FixedLen | tfq.VarLen}, "
+                            f"not {type(features).__name__}")
+        for name, spec in features.items():
+            if not isinstance(name, str):
+                raise TypeError(f"feature names are str, not {type(name).__name__} ({name!r})")
+            if not isinstance(spec, (FixedLen, VarLen)):
+                raise TypeError(f"feature '{name}': {spec!r} is not a tfq.FixedLen or tfq.VarLen")
+        return dict(features)
+
+    @property
+    def features(self):
+        """{name: FixedLen | VarLen}: the columns of every batch, in this order."""
+        return dict(self._features)
+
+    @property
+    def paths(self):
+        return list(self._paths)
+
+    def _native_options(self, worker):
+        a = self._args
+        o = _tfq.PipelineOptions()
+        r = o.read
+        r.inputs = self._paths
+        r.compression = a["compression"] or "auto"
+        if a["max_record_bytes"] is not None:
+            r.max_record_bytes = _count("max_record_bytes", a["max_record_bytes"])
+        if a["max_decompressed"] is not None:
+            r.decompression = str(a["max_decompressed"])
+        if a["file_shard"] is not None:
+            r.file_shard = a["file_shard"]
+        r.shuffle_files = a["shuffle_files"]
+        for name in ("cycle_length", "block_length", "reader_threads", "file_buffer_records",
+                     "file_buffer_bytes"):
+            if a[name] is not None:
+                setattr(r, name, _count(name, a[name]))
+        if a["deterministic"] is not None:
+            r.deterministic = bool(a["deterministic"])
+        record_shard = a["record_shard"]
+        if worker is not None:
+            # Each DataLoader worker takes every num_workers-th record of the user's share:
+            # shard(n, i) then shard(w, j) is shard(n * w, i + n * j).
+            worker_id, num_workers = worker
+            count, index = record_shard or (1, 0)
+            record_shard = (count * num_workers, index + count * worker_id)
+        if record_shard is not None:
+            r.record_shard = record_shard
+        r.shuffle_buffer_size = _count("shuffle_buffer", a["shuffle_buffer"])
+        r.seed = _count("seed", a["seed"])
+        if a["reshuffle_each_epoch"] is not None:
+            r.reshuffle_each_epoch = bool(a["reshuffle_each_epoch"])
+        epochs = a["epochs"]
+        if isinstance(epochs, bool) or not isinstance(epochs, int):
+            raise TypeError(f"epochs must be an int or None, not {type(epochs).__name__}")
+        r.epochs = epochs
+        r.on_error = a["on_error"]
+        o.batch_size = a["batch_size"]
+        o.drop_remainder = a["drop_remainder"]
+        threads = a["num_threads"]
+        if threads is None and worker is not None:
+            threads = max(1, (os.cpu_count() or 1) // worker[1])
+        if threads is not None:
+            o.parse_threads = _count("num_threads", threads)
+        if a["prefetch"] is not None:
+            o.prefetch = _count("prefetch", a["prefetch"])
+        o.features = [_native_spec(name, spec) for name, spec in self._features.items()]
+        return o
+
+    def __iter__(self):
+        """A fresh pass: an iterator of batch dicts with close(), files and skip_stats."""
+        options = self._native_options(_torch_worker())
+        shapes = [list(spec.shape) if isinstance(spec, FixedLen) else []
+                  for spec in self._features.values()]
+        return _tfq.BatchIterator(options, shapes, Ragged)
+
+    # Resumable iteration (the torchdata convention): waits on a serializable pipeline state.
+    def state_dict(self):
+        """A JSON-serializable dict: where the current (or next) pass stands."""
+        raise NotImplementedError(_WAITS.format(what="state_dict (exact resume)"))
+
+    def load_state_dict(self, state):
+        """Makes the next pass continue with exactly the batches that would have come next."""
+        raise NotImplementedError(_WAITS.format(what="load_state_dict (exact resume)"))
+
+    def __repr__(self):
+        return (f"tfq.Dataset({self._paths!r}, batch_size={self._args['batch_size']}, "
+                f"features={self._features!r})")
+
+
+def _native_spec(name, spec):
+    if isinstance(spec, VarLen):
+        return _tfq.FeatureSpec(name, spec.dtype, True)
+    return _tfq.FeatureSpec(name, spec.dtype, False, spec.length, spec.default_values())
+
+
+_register_with_torch()
