@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, from a fresh Debian 12 machine (run as root: it installs what it needs).
 #  1. Release build: unit tests (doctest), end-to-end tests (the tfq binary run as a shell script
-#     would) and conformance tests against ../shared (skipped, with a message, where it is absent).
+#     would) and conformance tests against ../shared (skipped, with a message, where it is absent);
+#     then the Python package, installed with pip into a fresh venv and tested with pytest.
 #  2. AddressSanitizer + UndefinedBehaviorSanitizer build: the unit and end-to-end tests again;
 #     any sanitizer report fails the run.
 #  3. ThreadSanitizer build: the tests of the multithreaded parts (docs/reliability.md).
@@ -33,6 +34,8 @@ cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j"$jobs"
 stage "Release tests: unit, end-to-end, conformance"
 ctest --test-dir build --output-on-failure -j"$jobs"
+stage "Python package: pip install into a fresh venv, pytest (scripts/test-python.sh)"
+bash scripts/test-python.sh
 
 stage "ASan + UBSan build (what the tests run: target tfq_tests)"
 # Debug (assertions on) at -O1 with line tables (-g1): the sanitizers' advice for usable speed, and
@@ -47,15 +50,16 @@ ctest --test-dir build-asan --output-on-failure -j"$jobs" -L "unit|e2e"
 
 stage "ThreadSanitizer build: the multithreaded parts"
 cmake -S . -B build-tsan -G Ninja "${sanitizer_flags[@]}" -DTFQ_SANITIZE=thread >/dev/null
-tsan_targets=(tfq_pipeline_test tfq_convert_test tfq_reshard_test tfq_imageset_test tfq_io_test)
+tsan_targets=(tfq_pipeline_test tfq_convert_test tfq_reshard_test tfq_imageset_test tfq_io_test tfq_tfrecord_test)
 cmake --build build-tsan -j"$jobs" --target "${tsan_targets[@]}"
 stage "ThreadSanitizer tests"
 # The record pipeline, the CSV converter's worker threads, reshard's writer lanes, the image
-# converter's reader and writer threads, the read-ahead stream and the interrupt-cleanup table.
+# converter's reader and writer threads, the read-ahead stream, the interrupt-cleanup table and
+# RecordFile's concurrent Get.
 # OMP_THREAD_LIMIT=1: gcc's libgomp is not built with TSan, which then cannot see how it starts
 # the OpenMP region's threads and reports what they share as races; with one OpenMP thread the
 # hand-offs to the reader and writer threads are still checked.
-TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 OMP_THREAD_LIMIT=1 ctest --test-dir build-tsan --output-on-failure -j"$jobs" -R "^unit\.(pipeline|convert|reshard|imageset|io)$"
+TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 OMP_THREAD_LIMIT=1 ctest --test-dir build-tsan --output-on-failure -j"$jobs" -R "^unit\.(pipeline|convert|reshard|imageset|io|tfrecord)$"
 
 stage "Fuzzing: every libFuzzer target for a short while (scripts/fuzz.sh; TFQ_FUZZ_SECONDS each)"
 TFQ_FUZZ_SECONDS=${TFQ_FUZZ_SECONDS:-30} bash scripts/fuzz.sh
