@@ -4,7 +4,8 @@
 //
 // Self-threaded: one consumer, with the pipeline's own pools sized by the thread count (parse
 // threads = N, reader threads = min(N, open files)). Every feature of the first record becomes a
-// VarLenFeature of its kind (bytes in the blob layout: values copied into one buffer per column),
+// VarLenFeature of its kind (bytes in the views layout: values point into the records' read
+// blocks, which the batch keeps alive, as a training loop that hands them on would want),
 // which fits any Example dataset without a schema; a dataset where a key changes kind is skipped.
 //
 // A training loop keeps one pipeline open for many epochs, so a pass is the next dataset's worth
@@ -40,7 +41,7 @@ class PipelineWorkload : public Workload {
         case FeatureKind::kInt64: features_.push_back(pipeline::VarLenInt64(std::string(e.key))); break;
         case FeatureKind::kFloat: features_.push_back(pipeline::VarLenFloat(std::string(e.key))); break;
         case FeatureKind::kBytes:
-          features_.push_back(pipeline::VarLenBytes(std::string(e.key), pipeline::BytesLayout::kBlob));
+          features_.push_back(pipeline::VarLenBytes(std::string(e.key), pipeline::BytesLayout::kViews));
           break;
         case FeatureKind::kNone: break;  // no kind to give the column
       }

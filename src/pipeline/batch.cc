@@ -10,13 +10,18 @@ size_t Column::num_values() const {
     case DType::kInt64: return int64_values.size();
     case DType::kFloat: return float_values.size();
     case DType::kBytes:
-      return bytes_layout == BytesLayout::kStrings ? bytes_values.size() : bytes_offsets.size() - 1;
+      switch (bytes_layout) {
+        case BytesLayout::kStrings: return bytes_values.size();
+        case BytesLayout::kBlob: return bytes_offsets.size() - 1;
+        case BytesLayout::kViews: return bytes_views.size();
+      }
   }
   return 0;
 }
 
 std::string_view Column::bytes_value(size_t i) const {
   if (bytes_layout == BytesLayout::kStrings) return bytes_values[i];
+  if (bytes_layout == BytesLayout::kViews) return bytes_views[i];
   const size_t begin = static_cast<size_t>(bytes_offsets[i]);
   return std::string_view(bytes_blob).substr(begin, static_cast<size_t>(bytes_offsets[i + 1]) - begin);
 }
@@ -45,6 +50,7 @@ void ResetBatch(const std::vector<FeatureSpec>& specs, Batch* batch) {
   batch->records.clear();
   batch->sources.clear();
   batch->ordinals.clear();
+  batch->blocks.clear();
   batch->columns.resize(specs.size());
   for (size_t i = 0; i < specs.size(); ++i) {
     const FeatureSpec& spec = specs[i];
@@ -59,6 +65,7 @@ void ResetBatch(const std::vector<FeatureSpec>& specs, Batch* batch) {
     c.bytes_values.clear();
     c.bytes_blob.clear();
     c.bytes_offsets.clear();
+    c.bytes_views.clear();
     c.row_splits.clear();
     c.lengths.clear();
     if (spec.dtype == DType::kBytes && spec.bytes_layout == BytesLayout::kBlob) {
@@ -73,7 +80,8 @@ void MarkColumns(const Batch& batch, std::vector<ColumnMark>* marks) {
   for (size_t i = 0; i < batch.columns.size(); ++i) {
     const Column& c = batch.columns[i];
     (*marks)[i] = ColumnMark{c.int64_values.size(), c.float_values.size(), c.bytes_values.size(),
-                             c.bytes_blob.size(),   c.bytes_offsets.size(), c.row_splits.size()};
+                             c.bytes_blob.size(),   c.bytes_offsets.size(), c.row_splits.size(),
+                             c.bytes_views.size()};
   }
 }
 
@@ -87,6 +95,7 @@ void RollBackColumns(const std::vector<ColumnMark>& marks, Batch* batch) {
     c.bytes_blob.resize(m.blob);
     c.bytes_offsets.resize(m.offsets);
     c.row_splits.resize(m.splits);
+    c.bytes_views.resize(m.views);
   }
 }
 
@@ -116,6 +125,8 @@ void AppendColumnRows(Column* src, size_t row_begin, size_t row_end, Column* dst
     case DType::kBytes:
       if (src->bytes_layout == BytesLayout::kStrings) {
         MoveRange(&src->bytes_values, value_begin, value_end, &dst->bytes_values);
+      } else if (src->bytes_layout == BytesLayout::kViews) {
+        AppendRange(src->bytes_views, value_begin, value_end, &dst->bytes_views);
       } else {
         const int64_t first = src->bytes_offsets[value_begin];
         const int64_t shift = static_cast<int64_t>(dst->bytes_blob.size()) - first;
@@ -143,6 +154,8 @@ void AppendRows(Batch* src, size_t begin, size_t end, Batch* dst) {
     AppendColumnRows(&src->columns[i], begin, end, &dst->columns[i]);
   }
   if (!src->records.empty()) MoveRange(&src->records, begin, end, &dst->records);
+  // Views may point into any of the source's blocks; sharing them all is cheaper than finding out.
+  dst->blocks.insert(dst->blocks.end(), src->blocks.begin(), src->blocks.end());
   AppendRange(src->sources, begin, end, &dst->sources);
   if (!src->ordinals.empty()) AppendRange(src->ordinals, begin, end, &dst->ordinals);
   dst->rows += end - begin;

@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,6 +37,7 @@ struct Column {
   // offsets start with 0 and have num_values() + 1 entries.
   std::string bytes_blob;
   std::vector<int64_t> bytes_offsets;
+  std::vector<std::string_view> bytes_views;  // BytesLayout::kViews, into Batch::blocks
   std::vector<int64_t> row_splits;  // ragged: rows + 1 entries, starting with 0
   // Only in a ragged column padded dense by bucketing (bucket_batcher.h): each row's value count
   // before padding (rows entries). Empty otherwise.
@@ -55,6 +57,9 @@ struct Batch {
   std::vector<RecordSource> sources;  // where each row came from
   // Each row's place in the pipeline's output (0, 1, ... since Open), which SaveState keys on.
   std::vector<uint64_t> ordinals;
+  // What the BytesLayout::kViews columns point into: the blocks of the rows' records (and copies
+  // of the rare values that are not contiguous in their record). Released with the batch.
+  std::vector<std::shared_ptr<const RecordBlock>> blocks;
 
   // The column for `key`, or nullptr.
   const Column* column(std::string_view key) const;
@@ -68,7 +73,7 @@ void ResetBatch(const std::vector<FeatureSpec>& specs, Batch* batch);
 
 // Where each array of a batch ended, to undo a partly appended row.
 struct ColumnMark {
-  size_t int64s, floats, strings, blob, offsets, splits;
+  size_t int64s, floats, strings, blob, offsets, splits, views;
 };
 void MarkColumns(const Batch& batch, std::vector<ColumnMark>* marks);
 void RollBackColumns(const std::vector<ColumnMark>& marks, Batch* batch);

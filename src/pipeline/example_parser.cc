@@ -30,16 +30,35 @@ void AppendDefault(const std::vector<T>& value, size_t length, std::vector<T>* o
   }
 }
 
-void AppendBytes(Column* column, std::string_view value) {
-  if (column->bytes_layout == BytesLayout::kStrings) {
-    column->bytes_values.emplace_back(value);
-  } else {
-    column->bytes_blob.append(value);
-    column->bytes_offsets.push_back(static_cast<int64_t>(column->bytes_blob.size()));
+}  // namespace
+
+// Views (BytesLayout::kViews) point into the record when the value lies in it, which the caller
+// keeps alive in Batch::blocks; anything else (a default, a list merged from several parts) lives
+// in a block of its own that the batch keeps.
+void ExampleParser::AppendBytes(Column* column, Batch* batch, std::string_view value) {
+  switch (column->bytes_layout) {
+    case BytesLayout::kStrings: column->bytes_values.emplace_back(value); break;
+    case BytesLayout::kBlob:
+      column->bytes_blob.append(value);
+      column->bytes_offsets.push_back(static_cast<int64_t>(column->bytes_blob.size()));
+      break;
+    case BytesLayout::kViews: {
+      const bool in_record = value.data() >= record_.data() &&
+                             value.data() + value.size() <= record_.data() + record_.size();
+      if (in_record) {
+        column->bytes_views.push_back(value);
+        break;
+      }
+      auto copy = std::make_shared<RecordBlock>();
+      copy->bytes.assign(value);
+      column->bytes_views.push_back(copy->bytes);
+      batch->blocks.push_back(std::move(copy));
+      break;
+    }
   }
 }
 
-Status AppendMissing(const FeatureSpec& spec, Column* column) {
+Status ExampleParser::AppendMissing(const FeatureSpec& spec, Column* column, Batch* batch) {
   if (spec.ragged) return Status::OK();
   if (!spec.has_default) return FeatureError(spec, "missing, and it has no default");
   switch (spec.dtype) {
@@ -47,12 +66,14 @@ Status AppendMissing(const FeatureSpec& spec, Column* column) {
     case DType::kFloat: AppendDefault(spec.default_float, spec.length, &column->float_values); break;
     case DType::kBytes:
       for (size_t i = 0; i < spec.length; ++i) {
-        AppendBytes(column, spec.default_bytes[spec.default_bytes.size() == 1 ? 0 : i]);
+        AppendBytes(column, batch, spec.default_bytes[spec.default_bytes.size() == 1 ? 0 : i]);
       }
       break;
   }
   return Status::OK();
 }
+
+namespace {
 
 // Packed floats (what every serializer writes) are copied in one go.
 Status AppendFloats(const FeatureView& feature, std::vector<float>* out) {
@@ -105,9 +126,9 @@ Status AppendInt64s(const FeatureView& feature, std::vector<int64_t>* out) {
 }  // namespace
 
 Status ExampleParser::AppendFeature(const FeatureSpec& spec, const FeatureView* feature,
-                                    Column* column) {
+                                    Column* column, Batch* batch) {
   if (feature == nullptr) {
-    TFQ_RETURN_IF_ERROR(AppendMissing(spec, column));
+    TFQ_RETURN_IF_ERROR(AppendMissing(spec, column, batch));
   } else {
     if (feature->kind() != FeatureKind::kNone && feature->kind() != KindOf(spec.dtype)) {
       return FeatureError(spec, std::string(FeatureKindName(feature->kind())) + " values, expected " +
@@ -119,7 +140,8 @@ Status ExampleParser::AppendFeature(const FeatureSpec& spec, const FeatureView* 
       case DType::kInt64: decoded = AppendInt64s(*feature, &column->int64_values); break;
       case DType::kFloat: decoded = AppendFloats(*feature, &column->float_values); break;
       case DType::kBytes:
-        decoded = feature->ForEachBytes([column](std::string_view v) { AppendBytes(column, v); });
+        decoded = feature->ForEachBytes(
+            [this, column, batch](std::string_view v) { AppendBytes(column, batch, v); });
         break;
     }
     if (!decoded.ok()) return ListError(*feature, decoded);
@@ -160,7 +182,7 @@ Status ExampleParser::AppendRow(std::string_view record, Batch* batch) {
   internal::MarkColumns(*batch, &marks_);
   for (size_t i = 0; i < specs_->size(); ++i) {
     const FeatureSpec& spec = (*specs_)[i];
-    Status status = AppendFeature(spec, FindFeature(i), &batch->columns[i]);
+    Status status = AppendFeature(spec, FindFeature(i), &batch->columns[i], batch);
     if (!status.ok()) {
       internal::RollBackColumns(marks_, batch);
       return status;

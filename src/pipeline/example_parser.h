@@ -32,11 +32,15 @@ class ExampleParser {
       : specs_(specs), hints_(specs->size(), 0) {}
 
   // Appends the record's values to the columns of *batch (one row; the caller counts rows and
-  // keeps records/sources). On error the columns are left exactly as they were.
+  // keeps records/sources, and for BytesLayout::kViews columns adds the block the record lives
+  // in to batch->blocks). On error the columns are left exactly as they were.
   Status AppendRow(std::string_view record, Batch* batch);
 
  private:
-  Status AppendFeature(const FeatureSpec& spec, const FeatureView* feature, Column* column);
+  Status AppendFeature(const FeatureSpec& spec, const FeatureView* feature, Column* column,
+                       Batch* batch);
+  Status AppendMissing(const FeatureSpec& spec, Column* column, Batch* batch);
+  void AppendBytes(Column* column, Batch* batch, std::string_view value);
   // The spec's feature in the parsed record: the records of a dataset almost always list their
   // keys in the same order, so the entry where the key was last found is tried before a search.
   const FeatureView* FindFeature(size_t spec_index);

@@ -143,6 +143,12 @@ Status ValidatePipelineOptions(const PipelineOptions& o) {
       return Invalid("with bucketing, give the batch sizes and drop_remainder in the bucketing options");
     }
     TFQ_RETURN_IF_ERROR(ValidateBucketOptions(*o.bucketing, o.features));
+    for (const FeatureSpec& spec : o.features) {
+      if (o.bucketing->pad && spec.dtype == DType::kBytes && spec.bytes_layout == BytesLayout::kViews) {
+        return Invalid("feature '" + spec.key + "': padded bucketing needs bytes in the kStrings or "
+                       "kBlob layout, not kViews");
+      }
+    }
   }
   return Status::OK();
 }

@@ -114,6 +114,8 @@ std::string_view DTypeName(DType type);  // "int64", "float", "bytes"
 enum class BytesLayout : uint8_t {
   kStrings,  // Column::bytes_values, one std::string per value
   kBlob,     // Column::bytes_blob + Column::bytes_offsets (num_values + 1 offsets)
+  kViews,    // Column::bytes_views into the records' own bytes, which the Batch keeps alive
+             // (Batch::blocks): nothing is copied, but a Batch held pins its records' read blocks
 };
 
 // One feature to extract into a column: FixedLenFeature (dense) or VarLenFeature (ragged).

@@ -84,6 +84,9 @@ Pipeline::Pipeline(const PipelineOptions& options, std::unique_ptr<RecordStream>
       keep_records_(options.keep_records || options.features.empty()),
       chunk_records_(ChunkRecords(options.batch_size)),
       piece_rows_(options.bucketing ? chunk_records_ : options.batch_size),
+      views_(std::any_of(options.features.begin(), options.features.end(), [](const FeatureSpec& f) {
+        return f.dtype == DType::kBytes && f.bytes_layout == BytesLayout::kViews;
+      })),
       parse_threads_(ParseThreadCount(options)),
       max_in_flight_(std::max<size_t>(1, parse_threads_ + options.prefetch)),
       batcher_(&options_.features, options.batch_size, options.drop_remainder),
@@ -214,6 +217,9 @@ void Pipeline::ParseChunk(ExampleParser* parser, RawChunk* raw, ParsedChunk* par
       }
     }
     if (keep_records_) batch->records.emplace_back(record.data);
+    if (views_ && (batch->blocks.empty() || batch->blocks.back() != record.block)) {
+      batch->blocks.push_back(record.block);  // what the row's kViews values point into
+    }
     batch->sources.push_back(record.source);
     batch->ordinals.push_back(raw->ordinals[i]);
     ++batch->rows;
@@ -355,6 +361,7 @@ Status Pipeline::RestorePending(const std::vector<std::vector<RecordSource>>& pe
     for (const Record& record : records) {
       Status s = parser.AppendRow(record.data, &batch);
       if (!s.ok()) return s.WithPrefix(DescribeSource(files(), record.source));
+      if (views_) batch.blocks.push_back(record.block);
       batch.sources.push_back(record.source);
       batch.ordinals.push_back(0);
       if (keep_records_) batch.records.emplace_back(record.data);

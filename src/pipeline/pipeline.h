@@ -142,6 +142,7 @@ class Pipeline {
   const bool keep_records_;
   const size_t chunk_records_;  // a multiple of batch_size
   const size_t piece_rows_;     // rows per Batch a parse thread fills: batch_size, or with bucketing a chunk
+  const bool views_;            // some column is BytesLayout::kViews: batches keep record blocks
   const size_t parse_threads_;
   const size_t max_in_flight_;  // chunks issued and not yet taken by the consumer
 

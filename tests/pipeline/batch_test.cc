@@ -297,4 +297,34 @@ TEST_CASE("feature spec validation") {
   CHECK(Pipeline::Open(o).status().code() == StatusCode::kInvalidArgument);
 }
 
+TEST_CASE("bytes as views: the same values, valid after the pipeline is gone, defaults too") {
+  const auto paths = WriteExampleFiles(tfq::testing::MakeTempDir(), {9, 4});
+  for (size_t batch_size : {1, 3, 13}) {
+    PipelineOptions o = ExampleOptions(paths, batch_size);
+    o.read.shuffle_buffer_size = batch_size == 3 ? 5 : 0;  // detached records too
+    o.features = {VarLenBytes("tag", BytesLayout::kViews),
+                  FixedLenBytes("nope", 2, {"d0", "d1"}, BytesLayout::kViews), FixedLenInt64("file")};
+    std::vector<Batch> batches;
+    {
+      auto pipeline = OpenPipeline(o);
+      batches = AllBatches(pipeline.get());
+    }  // the pipeline, its readers and its block pools are gone; the batches keep their blocks
+    size_t rows = 0;
+    for (const Batch& batch : batches) {
+      rows += batch.rows;
+      const Column& ragged = batch.columns[0];
+      const Column& defaults = batch.columns[1];
+      REQUIRE(ragged.bytes_views.size() == batch.rows);
+      REQUIRE(defaults.num_values() == 2 * batch.rows);
+      for (size_t r = 0; r < batch.rows; ++r) {
+        const std::string tag = testing::Tag(batch.sources[r].file, batch.sources[r].index);
+        CHECK(ragged.bytes_value(r) == tag);
+        CHECK(defaults.bytes_value(2 * r) == "d0");
+        CHECK(defaults.bytes_value(2 * r + 1) == "d1");
+      }
+    }
+    CHECK(rows == 13);
+  }
+}
+
 }  // namespace tfq::pipeline
