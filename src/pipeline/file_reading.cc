@@ -73,6 +73,7 @@ bool ReadBurst(const ReadContext& context, FileTask* task, size_t max_records, s
   bool more = true;
   std::string_view data;
   while (out->size() - first < max_records && bytes.size() < max_bytes) {
+    if (context.stop != nullptr && context.stop->load(std::memory_order_relaxed)) break;
     if (!reader.Read(&data)) {
       more = false;
       break;

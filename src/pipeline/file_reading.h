@@ -3,6 +3,7 @@
 #ifndef TFQ_PIPELINE_FILE_READING_H_
 #define TFQ_PIPELINE_FILE_READING_H_
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -51,6 +52,9 @@ struct ReadContext {
   uint64_t max_record_bytes = 0;
   DecompressionLimit decompression;
   OnError on_error = OnError::kStop;
+  // Set when the reading is abandoned: a burst stops at the next record (a slow pipe would
+  // otherwise hold Stop up for a whole burst).
+  const std::atomic<bool>* stop = nullptr;
 };
 
 // Reads records of `task` into *out (appending), opening its file first if needed, until

@@ -35,6 +35,7 @@ Interleaver::Interleaver(const std::vector<std::string>* files, const ReadOption
   context_.max_record_bytes = options_.max_record_bytes;
   context_.decompression = options_.decompression;
   context_.on_error = options_.on_error;
+  context_.stop = &stopping_;
   const size_t n = ReaderThreadCount(options_);
   threads_.reserve(n);
   for (size_t i = 0; i < n; ++i) threads_.emplace_back([this] { ReaderLoop(); });
@@ -55,6 +56,7 @@ void Interleaver::Shutdown() {
 
 void Interleaver::CancelLocked() {
   cancelled_ = true;
+  stopping_.store(true, std::memory_order_relaxed);
   work_cv_.notify_all();
   data_cv_.notify_all();
 }

@@ -32,6 +32,7 @@
 #ifndef TFQ_PIPELINE_INTERLEAVE_H_
 #define TFQ_PIPELINE_INTERLEAVE_H_
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -119,6 +120,7 @@ class Interleaver {
   const internal::FileTask* awaited_ = nullptr;  // what the consumer waits for (deterministic)
   bool consumer_waiting_ = false;
   bool cancelled_ = false;
+  std::atomic<bool> stopping_{false};  // cancelled_, for reader threads in the middle of a burst
   Status error_;                      // the error returned by Next, once one happened
   SkipStats skips_;
 

@@ -1,12 +1,17 @@
 // Stopping and destroying pipelines midway: every thread must be joined promptly, whatever each
-// stage is doing (readers blocked on full buffers, the feeder on a full queue, the consumer on an
-// empty one), with nothing leaked (the ASan build checks) and no race (the TSan build checks).
+// stage is doing (readers blocked on full buffers or in the middle of a burst from a slow pipe,
+// parse threads on a full queue, the consumer on an empty one), with nothing leaked (the ASan
+// build checks) and no race (the TSan build checks).
 #include <doctest/doctest.h>
 
 #include <atomic>
 #include <chrono>
 #include <random>
 #include <thread>
+
+#include <sys/stat.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "pipeline_test_util.h"
 
@@ -155,6 +160,49 @@ TEST_CASE("a pipeline opened and destroyed at once, or after its end, is fine") 
   pipeline->Stop();
   pipeline->Stop();
   CHECK(pipeline->status().ok());  // stopping after the end changes nothing
+}
+
+TEST_CASE("stopping a reader in the middle of a burst from a slow pipe is prompt") {
+  // A FIFO fed one record every 50 ms: a 32-record burst would take 1.6 s; Stop must not wait it out.
+  const std::string dir = tfq::testing::MakeTempDir();
+  const std::string fifo = dir + "/slow.fifo";
+  REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+  const std::vector<std::string> source = WriteExampleFiles(dir, {200});
+  std::string bytes;
+  {
+    std::FILE* f = std::fopen(source[0].c_str(), "rb");
+    REQUIRE(f != nullptr);
+    char buffer[4096];
+    size_t n;
+    while ((n = std::fread(buffer, 1, sizeof buffer, f)) > 0) bytes.append(buffer, n);
+    std::fclose(f);
+  }
+  const size_t record = bytes.size() / 200;  // the records of this file are all the same size
+  std::atomic<bool> done{false};
+  std::thread writer([&] {
+    const int fd = open(fifo.c_str(), O_WRONLY);
+    if (fd < 0) return;
+    for (size_t i = 0; i < 200 && !done.load(); ++i) {
+      if (write(fd, bytes.data() + i * record, record) != static_cast<ssize_t>(record)) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    close(fd);
+  });
+  PipelineOptions o;
+  o.read.inputs = {fifo};
+  o.batch_size = 1;
+  o.parse_threads = 1;
+  o.features = {FixedLenInt64("index")};
+  auto pipeline = OpenPipeline(o);
+  Batch batch;
+  REQUIRE(pipeline->Next(&batch));  // the reader is now inside a burst, waiting for the pipe
+  const auto start = Clock::now();
+  pipeline->Stop();
+  const auto took = Clock::now() - start;
+  done.store(true);
+  pipeline.reset();
+  writer.join();
+  CHECK(took < std::chrono::milliseconds(1000));
 }
 
 }  // namespace tfq::pipeline
