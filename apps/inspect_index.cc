@@ -21,16 +21,6 @@ tfrecord::IndexBuildOptions BuildOptionsOf(const inspect::ScanOptions& scan) {
   return build;
 }
 
-Result<std::string> ReadIndexBytes(const std::string& path) {
-  Result<std::unique_ptr<RandomAccessFile>> file = RandomAccessFile::Open(path);
-  if (!file.ok()) return file.status();
-  std::string bytes(static_cast<size_t>((*file)->size()), '\0');
-  size_t got = 0;
-  TFQ_RETURN_IF_ERROR((*file)->Read(0, bytes.size(), bytes.data(), &got));
-  bytes.resize(got);
-  return bytes;
-}
-
 // A missing index is a failed check too, said as such.
 Status Missing(const Status& s, const std::string& index_path) {
   if (s.code() != StatusCode::kNotFound) return s;
@@ -72,7 +62,7 @@ Status CheckIndexes(const std::string& path, tfrecord::IndexBuildOptions build, 
                     bool* compressed) {
   // The stored access points' span, so that a fresh walk places its points where they should be.
   const std::string points_path = AccessPointIndexPath(path);
-  Result<std::string> point_bytes = ReadIndexBytes(points_path);
+  Result<std::string> point_bytes = RandomAccessFile::ReadAll(points_path);
   std::optional<AccessPointIndex> stored_points;
   if (point_bytes.ok()) {
     Result<AccessPointIndex> decoded = DecodeAccessPointIndex(point_bytes.value(), points_path);

@@ -29,6 +29,9 @@ class RandomAccessFile {
 
   // The size when opened.
   uint64_t size() const { return size_; }
+
+  // A whole (small) regular file read into memory: an index beside a data file.
+  static Result<std::string> ReadAll(const std::string& path);
   const std::string& name() const { return name_; }
 
  private:

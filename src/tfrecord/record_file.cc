@@ -10,17 +10,6 @@
 namespace tfq::tfrecord {
 namespace {
 
-// A whole small file (an index) into memory.
-Result<std::string> ReadSmallFile(const std::string& path) {
-  Result<std::unique_ptr<RandomAccessFile>> file = RandomAccessFile::Open(path);
-  if (!file.ok()) return file.status();
-  std::string bytes(static_cast<size_t>((*file)->size()), '\0');
-  size_t got = 0;
-  TFQ_RETURN_IF_ERROR((*file)->Read(0, bytes.size(), bytes.data(), &got));
-  bytes.resize(got);
-  return bytes;
-}
-
 std::string Where(const std::string& path, uint64_t i, uint64_t offset) {
   return path + ": record " + std::to_string(i) + " (byte " + std::to_string(offset) + ")";
 }
@@ -88,7 +77,7 @@ Status RecordFile::UseStoredIndexes(const RecordFileOptions& options) {
   if (compression_ != Compression::kNone) {
     const std::string points_path = options.access_point_path.empty() ? AccessPointIndexPath(path())
                                                                        : options.access_point_path;
-    Result<std::string> bytes = ReadSmallFile(points_path);
+    Result<std::string> bytes = RandomAccessFile::ReadAll(points_path);
     if (!bytes.ok()) return bytes.status();
     Result<AccessPointIndex> decoded = DecodeAccessPointIndex(bytes.value(), points_path);
     if (!decoded.ok()) return decoded.status();
