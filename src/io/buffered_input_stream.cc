@@ -16,7 +16,8 @@ void BufferedInputStream::Consume(size_t n) {
   assert(n <= buffered());
   begin_ += n;
   position_ += n;
-  if (begin_ == end_) begin_ = end_ = position_ % kPageBytes;  // free compaction, aligned
+  // Free compaction, aligned; a pinned buffer keeps its bytes and is written on after them.
+  if (begin_ == end_ && buffer_.use_count() <= 1) begin_ = end_ = position_ % kPageBytes;
 }
 
 Status BufferedInputStream::Skip(uint64_t n, uint64_t* skipped) {
@@ -56,27 +57,36 @@ Status BufferedInputStream::Fill(size_t min_bytes) {
   return error_;
 }
 
+void BufferedInputStream::MoveToNewBuffer(size_t capacity, size_t place) {
+  std::shared_ptr<char> next = GetSharedPageBuffer(capacity);
+  if (buffered() > 0) std::memcpy(next.get() + place, buffer_.get() + begin_, buffered());
+  end_ = place + buffered();
+  begin_ = place;
+  buffer_ = std::move(next);
+  capacity_ = capacity;
+}
+
 void BufferedInputStream::Reserve(size_t min_total) {
   // Byte i of the buffer sits at the same offset within a page as the source byte it holds
   // (common/page_buffer.h: the kernel's copy into a buffer misaligned with the file is several
   // times slower on some CPUs). `place` is where the first buffered byte belongs.
   const size_t place = static_cast<size_t>(position_ % kPageBytes);
-  if (buffered() == 0) begin_ = end_ = place;  // after a skip
-  size_t want = std::max(chunk_, min_total);
+  const bool pinned = buffer_ && buffer_.use_count() > 1;
+  if (buffered() == 0 && !pinned) begin_ = end_ = place;  // after a skip
+  const size_t want = std::max(chunk_, min_total);
   if (capacity_ < want + place) {
     // Grow to what is asked (plus the alignment): a one-off 100 MB record must not cost 200 MB.
-    const size_t capacity = want + kPageBytes;
-    PageBuffer bigger = AllocatePageBuffer(capacity);
-    if (buffered() > 0) std::memcpy(bigger.get() + place, buffer_.get() + begin_, buffered());
-    end_ = place + buffered();
-    begin_ = place;
-    buffer_ = std::move(bigger);
-    capacity_ = capacity;
+    MoveToNewBuffer(want + kPageBytes, place);
     return;
   }
   // Compact when the request does not fit after begin_, or when the free tail is so small that
-  // reads would shrink; the bytes moved are then few compared to the bytes read since.
-  if (begin_ > place && (capacity_ - begin_ < min_total || capacity_ - end_ < capacity_ / 4)) {
+  // reads would shrink; the bytes moved are then few compared to the bytes read since. A pinned
+  // buffer is not touched: the bytes move to another one instead.
+  if (begin_ != place && (capacity_ - begin_ < min_total || capacity_ - end_ < capacity_ / 4)) {
+    if (pinned) {
+      MoveToNewBuffer(capacity_, place);
+      return;
+    }
     std::memmove(buffer_.get() + place, buffer_.get() + begin_, buffered());
     end_ = place + buffered();
     begin_ = place;

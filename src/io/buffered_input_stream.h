@@ -8,12 +8,15 @@
 #define TFQ_IO_BUFFERED_INPUT_STREAM_H_
 
 #include <cstddef>
+#include <memory>
+#include <vector>
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
 
 #include "common/page_buffer.h"
+#include "common/page_buffer_pool.h"
 #include "common/status.h"
 #include "io/input_stream.h"
 
@@ -25,6 +28,8 @@ class BufferedInputStream : public InputStream {
   void Consume(size_t n) final;
   Status Skip(uint64_t n, uint64_t* skipped) final;
   uint64_t position() const final { return position_; }
+  // While pinned, a buffer is never moved within or overwritten: the stream continues in another.
+  std::shared_ptr<const void> PinBuffer() const final { return buffer_; }
 
  protected:
   // `chunk` is the size of one Refill when nothing larger is asked for.
@@ -45,11 +50,14 @@ class BufferedInputStream : public InputStream {
   // Refills until `min_bytes` are buffered or the stream ends.
   Status Fill(size_t min_bytes);
   // Makes room after the buffered bytes for `min_total` buffered bytes in all, compacting or
-  // growing the buffer.
+  // growing the buffer, or moving to a fresh one when it is pinned.
   void Reserve(size_t min_total);
+  // Moves the buffered bytes to `place` in a fresh buffer of `capacity` bytes from the shared
+  // pool (common/page_buffer_pool.h); a pinned buffer goes back there when its pins are gone.
+  void MoveToNewBuffer(size_t capacity, size_t place);
 
   const size_t chunk_;
-  PageBuffer buffer_;  // common/page_buffer.h
+  std::shared_ptr<char> buffer_;  // page-aligned (common/page_buffer_pool.h); shared while pinned
   size_t capacity_ = 0;
   size_t begin_ = 0;  // first unconsumed byte
   size_t end_ = 0;    // one past the last buffered byte

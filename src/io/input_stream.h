@@ -11,6 +11,7 @@
 #define TFQ_IO_INPUT_STREAM_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -45,6 +46,11 @@ class InputStream {
 
   // Name for error messages: the path, or "<stdin>".
   virtual const std::string& name() const = 0;
+
+  // Keeps the bytes of the last Peek where they are for as long as the returned handle lives, so
+  // that views of them stay valid past later calls (the pipeline hands records on without copying
+  // them). nullptr when this stream cannot; the caller then copies what it keeps.
+  virtual std::shared_ptr<const void> PinBuffer() const { return nullptr; }
 
   // Bytes consumed from the underlying file so far (the compressed size for a decompressing
   // stream; equals position() otherwise). Used for progress and summaries.

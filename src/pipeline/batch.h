@@ -59,7 +59,7 @@ struct Batch {
   std::vector<uint64_t> ordinals;
   // What the BytesLayout::kViews columns point into: the blocks of the rows' records (and copies
   // of the rare values that are not contiguous in their record). Released with the batch.
-  std::vector<std::shared_ptr<const RecordBlock>> blocks;
+  std::vector<std::shared_ptr<const void>> blocks;
 
   // The column for `key`, or nullptr.
   const Column* column(std::string_view key) const;

@@ -65,33 +65,50 @@ bool ReadBurst(const ReadContext& context, FileTask* task, size_t max_records, s
   }
   if (!task->reader) return EndFile(context, task, Status::OK(), end, skips);
 
-  // The payloads go into the block back to back; the views are taken once it has stopped growing.
-  std::shared_ptr<RecordBlock> block = pool->Get();
-  std::string& bytes = block->bytes;
-  const size_t first = out->size();
+  // Where the stream can pin its buffer, the records are views into it and nothing is copied
+  // (one pin per run of records in the same buffer). Otherwise the payloads are copied into one
+  // block, back to back, and viewed once it has stopped growing.
   tfrecord::RecordReader& reader = *task->reader;
+  const size_t first = out->size();
+  std::shared_ptr<RecordBlock> block;
+  std::shared_ptr<const void> pin;
+  size_t bytes = 0;
   bool more = true;
   std::string_view data;
-  while (out->size() - first < max_records && bytes.size() < max_bytes) {
+  while (out->size() - first < max_records && bytes < max_bytes) {
     if (context.stop != nullptr && context.stop->load(std::memory_order_relaxed)) break;
     if (!reader.Read(&data)) {
       more = false;
       break;
     }
     Record& record = out->emplace_back();
-    record.data = std::string_view(nullptr, data.size());
     record.source.file = task->file;
     record.source.epoch = task->epoch;
     record.source.index = reader.record_index();
     record.source.offset = reader.record_offset();
-    bytes.append(data);
+    bytes += data.size();
+    if (!block) {
+      std::shared_ptr<const void> current = reader.stream().PinBuffer();
+      if (current) {
+        if (current != pin) pin = std::move(current);
+        record.data = data;
+        record.block = pin;
+        continue;
+      }
+      block = pool->Get();
+    }
+    record.data = std::string_view(nullptr, data.size());  // placed below
+    block->bytes.append(data);
   }
-  size_t at = 0;
-  for (size_t i = first; i < out->size(); ++i) {
-    Record& record = (*out)[i];
-    record.data = std::string_view(bytes.data() + at, record.data.size());
-    record.block = block;
-    at += record.data.size();
+  if (block) {
+    size_t at = 0;
+    for (size_t i = first; i < out->size(); ++i) {
+      Record& record = (*out)[i];
+      if (record.block) continue;  // pinned before the stream stopped pinning (it does not)
+      record.data = std::string_view(block->bytes.data() + at, record.data.size());
+      record.block = block;
+      at += record.data.size();
+    }
   }
   if (!more) return EndFile(context, task, reader.status(), end, skips);
   return true;

@@ -26,12 +26,13 @@ struct RecordBlock {
   std::string bytes;
 };
 
-// A record that has left its reader (a reader's view dies at its next Read): a view of a
-// RecordBlock that it keeps alive. Moving a Record is cheap; copying shares the block.
+// A record that has left its reader: a view of memory that it keeps alive, either its reader's
+// own buffer, pinned (InputStream::PinBuffer: nothing copied), or a RecordBlock it was copied
+// into. Moving a Record is cheap; copying shares the memory.
 struct Record {
   std::string_view data;
   RecordSource source;
-  std::shared_ptr<const RecordBlock> block;  // what `data` points into
+  std::shared_ptr<const void> block;  // what `data` points into
 };
 
 // "path: record 12 (byte 3456)": the place, as the TFRecord reader names it in its own errors.

@@ -337,4 +337,39 @@ TEST_CASE("a regular file that shrinks while it is read is an I/O error naming i
 }
 
 }  // namespace
+TEST_CASE("views of a pinned buffer stay valid while reading on, through compaction and growth") {
+  // Regular files, pipes and gzip all buffer through BufferedInputStream; each can pin.
+  const std::string dir = MakeTempDir();
+  const std::string bytes = TestBytes(3 << 20, 11);
+  WriteFileOrDie(dir + "/f", bytes);
+  std::mt19937_64 rng(5);
+  auto s = OpenOrDie(dir + "/f");
+  struct Kept {
+    std::shared_ptr<const void> pin;
+    std::string_view view;
+    uint64_t at;
+  };
+  std::vector<Kept> kept;
+  uint64_t at = 0;
+  while (at < bytes.size()) {
+    // Peeks up to 1.5 MiB force growth past the 256 KiB chunk now and then.
+    const size_t want = rng() % 8 == 0 ? 1 + rng() % (1536 << 10) : 1 + rng() % 9000;
+    std::string_view v;
+    REQUIRE(s->Peek(want, &v).ok());
+    if (v.empty()) break;
+    const size_t n = std::min(v.size(), want);
+    if (rng() % 3 == 0) {
+      std::shared_ptr<const void> pin = s->PinBuffer();
+      REQUIRE(pin != nullptr);
+      kept.push_back(Kept{std::move(pin), v.substr(0, n), at});
+    }
+    s->Consume(n);
+    at += n;
+    if (kept.size() > 40) kept.erase(kept.begin());  // some pins released, their buffers reused
+    for (const Kept& k : kept) REQUIRE(k.view == std::string_view(bytes).substr(k.at, k.view.size()));
+  }
+  CHECK(at == bytes.size());
+  for (const Kept& k : kept) CHECK(k.view == std::string_view(bytes).substr(k.at, k.view.size()));
+}
+
 }  // namespace tfq
