@@ -17,7 +17,7 @@ cd "$(dirname "$0")/.."
 seconds=${TFQ_FUZZ_SECONDS:-30}
 jobs=${JOBS:-$(nproc)}
 shared=${TFQ_SHARED_DIR:-../shared}
-read -r -a targets <<<"${TFQ_FUZZ_TARGETS:-tfrecord_reader example_decode jsonl_read csv_read image_convert}"
+read -r -a targets <<<"${TFQ_FUZZ_TARGETS:-tfrecord_reader example_decode example_columns jsonl_read csv_read image_convert}"
 build=build-fuzz
 
 echo "== Fuzz build (clang, libFuzzer, ASan + UBSan) in $build"

@@ -18,7 +18,8 @@ import sys
 import tempfile
 import zlib
 
-TARGETS = ["tfrecord_reader", "example_decode", "jsonl_read", "csv_read", "image_convert"]
+TARGETS = ["tfrecord_reader", "example_decode", "example_columns", "jsonl_read", "csv_read",
+           "image_convert"]
 MAX_SEED = 32 << 10
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -77,9 +78,10 @@ def add_tfrecord_file(seeds, data):
     seeds.add("tfrecord_reader", b"\x03" + data[:MAX_SEED])  # sniffed, fail on corruption
     seeds.add("tfrecord_reader", b"\x0b" + data[:MAX_SEED // 4])  # sniffed, resync, cut short
     seeds.add("tfrecord_reader", b"\x13" + data[:MAX_SEED // 4])  # sniffed, skip only
-    for r in recs:
+    for i, r in enumerate(recs):
         if len(r) <= MAX_SEED:
             seeds.add("example_decode", r)
+            seeds.add("example_columns", bytes([i % 3]) + r)  # first byte: the bytes layout
 
 
 def add_shared(seeds, shared):

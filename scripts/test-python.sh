@@ -17,9 +17,16 @@ else
   unset TFQ_CMAKE_BUILD_DIR
   how="building in a temporary folder"
 fi
-venv=$(mktemp -d "${TMPDIR:-/tmp}/tfq-python-venv.XXXXXX")
-trap 'rm -rf "$venv"' EXIT
-"$python" -m venv --system-site-packages "$venv"
+if [[ -n ${TFQ_CMAKE_BUILD_DIR:-} ]]; then
+  # Kept beside the build: the build folder's CMake cache names this venv's python from now on,
+  # so that a later `cmake -S . -B build` (the next run of scripts/test.sh) still configures.
+  venv=$(realpath -m "$build_dir/python-venv")
+  "$python" -m venv --clear --system-site-packages "$venv"
+else
+  venv=$(mktemp -d "${TMPDIR:-/tmp}/tfq-python-venv.XXXXXX")
+  trap 'rm -rf "$venv"' EXIT
+  "$python" -m venv --system-site-packages "$venv"
+fi
 echo "== pip install --no-build-isolation . ($how)"
 "$venv/bin/pip" install --no-build-isolation --quiet --disable-pip-version-check .
 echo "== pytest python/tests"
