@@ -304,20 +304,68 @@ void Pipeline::AdvanceMirror(uint64_t ordinal) {
   }
 }
 
-Result<std::string> Pipeline::SaveState() const {
+Result<std::string> Pipeline::SaveState() const { return SaveStateAfter(batches_delivered()); }
+
+uint64_t Pipeline::batches_delivered() const {
+  std::lock_guard<std::mutex> lock(mirror_mu_);
+  return batches_;
+}
+
+void Pipeline::NoteHandedOut(const Batch& batch) {
+  ++batches_;
+  HandedOut& h = handed_.emplace_back();
+  h.last_ordinal = batch.ordinals.empty() ? 0 : batch.ordinals.back();
+  if (bucketer_) h.sources = batch.sources;
+  while (handed_.size() > kStateWindow) {
+    if (!bucketer_) AdvanceMirror(handed_.front().last_ordinal);
+    handed_.pop_front();
+  }
+}
+
+Result<std::string> Pipeline::SaveStateAfter(uint64_t batches) const {
   if (!options_.read.deterministic) {
     return Status::InvalidArgument(
         "pipeline: no state to save in non-deterministic order (set deterministic to resume)");
   }
+  std::lock_guard<std::mutex> lock(mirror_mu_);
+  const uint64_t unconsumed = batches_ >= batches ? batches_ - batches : ~uint64_t{0};
+  if (unconsumed > handed_.size()) {
+    return Status::InvalidArgument("pipeline: no state after batch " + std::to_string(batches) + " (" +
+                                   std::to_string(batches_) + " handed out; the last " +
+                                   std::to_string(kStateWindow) + " can be saved)");
+  }
   PipelineState state;
   state.fingerprint = fingerprint_;
-  state.batches = batches_;
-  state.stream = mirror_.state();
+  state.batches = batches;
+  StreamMirror mirror = mirror_;
   if (bucketer_) {
-    state.pending = bucketer_->WaitingSources();
+    // The mirror is at the last row bucketing took in; the rows of the batches not consumed go
+    // back first, then what the bucketer holds.
+    if (unconsumed == 0 && ended_clean_) mirror.MarkDone();
+    state.stream = mirror.state();
+    for (size_t i = handed_.size() - unconsumed; i < handed_.size(); ++i) {
+      state.pending.push_back(handed_[i].sources);
+    }
+    for (std::vector<RecordSource>& waiting : bucketer_->WaitingSources()) {
+      state.pending.push_back(std::move(waiting));
+    }
     for (std::vector<RecordSource>& bucket : bucketer_->PendingSources()) {
       if (!bucket.empty()) state.pending.push_back(std::move(bucket));
     }
+  } else {
+    // Replay, on a copy, the steps up to the last row consumed: that of batch `batches`.
+    const bool all = unconsumed == 0 && ended_clean_;
+    const size_t consumed_in_window = handed_.size() - unconsumed;
+    if (consumed_in_window > 0 || all) {
+      const uint64_t target = all ? ~uint64_t{0} : handed_[consumed_in_window - 1].last_ordinal;
+      for (const StreamEvent& e : mirror_log_) {
+        if (e.kind == StreamEvent::Kind::kOutput && e.a > target) break;
+        mirror.Apply(e);
+        if (e.kind == StreamEvent::Kind::kOutput && e.a == target) break;
+      }
+    }
+    if (all) mirror.MarkDone();
+    state.stream = mirror.state();
   }
   return PipelineStateToJson(state);
 }
@@ -331,22 +379,25 @@ void Pipeline::AddToBatcher(Batch chunk) {
   // took in, and the rows it holds are saved with it (RestorePending).
   const uint64_t last = chunk.rows > 0 ? chunk.ordinals.back() : 0;
   const bool any = chunk.rows > 0;
+  std::lock_guard<std::mutex> lock(mirror_mu_);
   bucketer_->Add(std::move(chunk));
   if (any) AdvanceMirror(last);
 }
 
 bool Pipeline::PopFull(Batch* out) {
-  if (bucketer_) return bucketer_->PopFull(out, &consumer_spare_);
-  if (!batcher_.PopFull(out, &consumer_spare_)) return false;
-  AdvanceMirror(out->ordinals.back());
-  return true;
+  std::lock_guard<std::mutex> lock(mirror_mu_);
+  const bool popped = bucketer_ ? bucketer_->PopFull(out, &consumer_spare_)
+                                : batcher_.PopFull(out, &consumer_spare_);
+  if (popped) NoteHandedOut(*out);
+  return popped;
 }
 
 bool Pipeline::PopRemainder(Batch* out) {
-  if (bucketer_) return bucketer_->PopRemainder(out, &consumer_spare_);
-  if (!batcher_.PopRemainder(out, &consumer_spare_)) return false;
-  AdvanceMirror(out->ordinals.back());
-  return true;
+  std::lock_guard<std::mutex> lock(mirror_mu_);
+  const bool popped = bucketer_ ? bucketer_->PopRemainder(out, &consumer_spare_)
+                                : batcher_.PopRemainder(out, &consumer_spare_);
+  if (popped) NoteHandedOut(*out);
+  return popped;
 }
 
 Status Pipeline::RestorePending(const std::vector<std::vector<RecordSource>>& pending) {
@@ -379,18 +430,12 @@ bool Pipeline::Next(Batch* out) {
       Finish(Status::Cancelled("pipeline stopped"));
       return false;
     }
-    if (PopFull(out)) {
-      ++batches_;
-      return true;
-    }
+    if (PopFull(out)) return true;
     if (ending_) {
-      if (PopRemainder(out)) {
-        ++batches_;
-        return true;
-      }
+      if (PopRemainder(out)) return true;
       if (end_status_.ok()) {  // a clean end: the state says so
-        AdvanceMirror(~uint64_t{0});
-        mirror_.MarkDone();
+        std::lock_guard<std::mutex> lock(mirror_mu_);
+        ended_clean_ = true;
       }
       Finish(std::move(end_status_));
       return false;
@@ -398,7 +443,10 @@ bool Pipeline::Next(Batch* out) {
     ParsedChunk chunk;
     switch (TakeChunk(&chunk, &end_status_)) {
       case Take::kChunk:
-        mirror_log_.insert(mirror_log_.end(), chunk.log.begin(), chunk.log.end());
+        {
+          std::lock_guard<std::mutex> lock(mirror_mu_);
+          mirror_log_.insert(mirror_log_.end(), chunk.log.begin(), chunk.log.end());
+        }
         for (Batch& batch : chunk.batches) AddToBatcher(std::move(batch));
         if (!chunk.status.ok()) {
           ending_ = true;

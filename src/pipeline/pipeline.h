@@ -85,8 +85,15 @@ class Pipeline {
 
   // The position after the last batch Next returned (or the end), as JSON text of a few hundred
   // bytes plus about 40 per record in the shuffle buffer. kInvalidArgument in
-  // non-deterministic mode, where no position can be replayed. Next's thread only.
+  // non-deterministic mode, where no position can be replayed. Any thread.
   Result<std::string> SaveState() const;
+  // The position after the first `batches` batches Next returned since the pipeline began (counting
+  // those of the state it was opened from): for a consumer that hands batches on through a queue
+  // and saves where its own consumer is. At most kStateWindow batches back; kInvalidArgument else.
+  static constexpr size_t kStateWindow = 16;
+  Result<std::string> SaveStateAfter(uint64_t batches) const;
+  // Batches Next returned since the pipeline began (counting those of the state it was opened from).
+  uint64_t batches_delivered() const;
   // Records per epoch with ranks evened out (ReadOptions::world_size > 1); else RecordStream::kNoQuota.
   uint64_t epoch_quota() const { return stream_->epoch_quota(); }
 
@@ -120,8 +127,10 @@ class Pipeline {
 
   Pipeline(const PipelineOptions& options, std::unique_ptr<RecordStream> stream,
            const PipelineState* from);
-  // Replays the log as far as the row with `ordinal`.
+  // Replays the log as far as the row with `ordinal` (under mirror_mu_).
   void AdvanceMirror(uint64_t ordinal);
+  // Under mirror_mu_: notes a batch handed out, and moves the mirror up to the window.
+  void NoteHandedOut(const Batch& batch);
   // A resumed pipeline's rows that were held for bucketing, read and parsed again and added back.
   Status RestorePending(const std::vector<std::vector<RecordSource>>& pending);
   // The consumer's batcher, plain or bucketing.
@@ -163,8 +172,17 @@ class Pipeline {
   // The consumer's side (Next's thread only).
   internal::Batcher batcher_;
   std::unique_ptr<internal::BucketBatcher> bucketer_;  // instead of batcher_ with bucketing
+  // The state's side, guarded by mirror_mu_ (SaveState may run on any thread). The mirror stays
+  // kStateWindow batches behind Next, so that a state can be made for any of the last ones.
+  struct HandedOut {
+    uint64_t last_ordinal;                // of its last row (the plain batcher)
+    std::vector<RecordSource> sources;    // its rows (bucketing: saved as pending when unconsumed)
+  };
+  mutable std::mutex mirror_mu_;
   StreamMirror mirror_;
   std::deque<StreamEvent> mirror_log_;  // taken with chunks, not yet replayed
+  std::deque<HandedOut> handed_;        // the last batches handed out, oldest first
+  bool ended_clean_ = false;            // Next returned false at a clean end
   uint64_t fingerprint_ = 0;
   uint64_t batches_ = 0;
   std::vector<Batch> consumer_spare_;

@@ -1,5 +1,6 @@
-// Exact resume and ranks. Resume: a pipeline stopped after k batches, saved, destroyed and opened
-// again from its state yields exactly the batches an uninterrupted run yields after k, for random
+// Exact resume and ranks. Resume: a pipeline stopped after k batches, saved (after the k-th, or
+// after an earlier one, as a consumer with a queue saves), destroyed and opened again from its
+// state yields exactly the batches an uninterrupted run yields after that, for random
 // configurations (file shuffling, interleave, shuffle buffer, epochs, batching, record shards,
 // ranks, gzip files) and random stop points, several stops per run. Ranks: disjoint shares that
 // cover every record of an epoch, the same number of batches on every rank, padding marked.
@@ -161,9 +162,13 @@ TEST_CASE("a resumed pipeline yields exactly the batches that would have come ne
     for (int stops = 0; !ended; ++stops) {
       const size_t take = rng.Below(expected.size() / 3 + 2);
       std::vector<std::vector<Row>> part = Rows(p.get(), take, &ended);
-      got.insert(got.end(), part.begin(), part.end());
-      Result<std::string> state = p->SaveState();
-      REQUIRE(state.ok());
+      // Sometimes as a consumer with a queue would: the last `lag` batches were never used, and
+      // the state is the one after the batches before them.
+      const size_t lag = rng.Below(std::min<size_t>(part.size(), 5) + 1);
+      got.insert(got.end(), part.begin(), part.end() - static_cast<std::ptrdiff_t>(lag));
+      if (lag > 0) ended = false;
+      Result<std::string> state = p->SaveStateAfter(p->batches_delivered() - lag);
+      REQUIRE_MESSAGE(state.ok(), state.status().ToString());
       p.reset();
       p = Resume(c.options, *state);
       REQUIRE(stops < 1000);
@@ -314,6 +319,22 @@ TEST_CASE("ranks: bad options are refused") {
   o.read.file_shard = Shard{};
   o.read.deterministic = false;  // one file, two ranks: by record, which needs order
   CHECK(Pipeline::Open(o).status().message().find("deterministic") != std::string::npos);
+}
+
+TEST_CASE("a state further back than the window is refused, naming it") {
+  const auto paths = WriteExampleFiles(tfq::testing::MakeTempDir(), {60});
+  PipelineOptions o;
+  o.read.inputs = paths;
+  o.batch_size = 1;
+  o.features = {FixedLenInt64("index")};
+  auto p = testing::OpenPipeline(o);
+  Batch batch;
+  for (int i = 0; i < 30; ++i) REQUIRE(p->Next(&batch));
+  CHECK(p->SaveStateAfter(30 - Pipeline::kStateWindow).ok());
+  Result<std::string> old = p->SaveStateAfter(30 - Pipeline::kStateWindow - 1);
+  REQUIRE_FALSE(old.ok());
+  CHECK(old.status().message().find("the last 16 can be saved") != std::string::npos);
+  CHECK_FALSE(p->SaveStateAfter(31).ok());
 }
 
 }  // namespace tfq::pipeline
