@@ -4,14 +4,16 @@
 
 namespace tfq::python {
 
-Result<std::unique_ptr<BatchStream>> BatchStream::Open(const pipeline::PipelineOptions& options) {
-  Result<std::unique_ptr<pipeline::Pipeline>> opened = pipeline::Pipeline::Open(options);
+Result<std::unique_ptr<BatchStream>> BatchStream::Open(const pipeline::PipelineOptions& options,
+                                                       const std::string& state) {
+  Result<std::unique_ptr<pipeline::Pipeline>> opened =
+      state.empty() ? pipeline::Pipeline::Open(options) : pipeline::Pipeline::Open(options, state);
   if (!opened.ok()) return opened.status();
   return std::unique_ptr<BatchStream>(new BatchStream(std::move(opened).value()));
 }
 
 BatchStream::BatchStream(std::unique_ptr<pipeline::Pipeline> pipeline)
-    : pipeline_(std::move(pipeline)) {
+    : pipeline_(std::move(pipeline)), base_(pipeline_->batches_delivered()) {
   consumer_ = std::thread([this] { ConsumeLoop(); });
 }
 
@@ -60,6 +62,7 @@ BatchStream::Wait BatchStream::Next(pipeline::Batch* batch, std::chrono::millise
   if (spare_.size() < 2) spare_.push_back(std::move(*batch));
   *batch = std::move(ready_.front());
   ready_.pop_front();
+  ++taken_;
   // The producer is woken once the queue is half empty, not for every batch taken: each wake-up
   // is a context switch, which at tens of thousands of batches a second costs more than the copy.
   if (producer_waiting_ && ready_.size() <= kReadyBatches / 2) room_cv_.notify_one();

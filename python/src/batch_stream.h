@@ -12,6 +12,7 @@
 #ifndef TFQ_PYTHON_BATCH_STREAM_H_
 #define TFQ_PYTHON_BATCH_STREAM_H_
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -26,8 +27,10 @@ namespace tfq::python {
 
 class BatchStream {
  public:
-  // Pipeline::Open, then the consumer thread starts pulling batches.
-  static Result<std::unique_ptr<BatchStream>> Open(const pipeline::PipelineOptions& options);
+  // Pipeline::Open (from `state`, SaveState's text, when not empty), then the consumer thread
+  // starts pulling batches.
+  static Result<std::unique_ptr<BatchStream>> Open(const pipeline::PipelineOptions& options,
+                                                   const std::string& state = "");
   ~BatchStream();  // Stop()
   BatchStream(const BatchStream&) = delete;
   BatchStream& operator=(const BatchStream&) = delete;
@@ -45,6 +48,8 @@ class BatchStream {
   void Stop();
 
   pipeline::SkipStats skip_stats() const { return pipeline_->skip_stats(); }
+  // The pipeline's state after the batches Next handed out (not those still queued). Any thread.
+  Result<std::string> SaveState() const { return pipeline_->SaveStateAfter(base_ + taken_.load()); }
   const std::vector<std::string>& files() const { return pipeline_->files(); }
 
  private:
@@ -52,6 +57,8 @@ class BatchStream {
   void ConsumeLoop();
 
   std::unique_ptr<pipeline::Pipeline> pipeline_;
+  const uint64_t base_;                // batches of the state the pipeline was opened from
+  std::atomic<uint64_t> taken_{0};     // batches Next handed out
   static constexpr size_t kReadyBatches = 4;
 
   std::mutex mu_;

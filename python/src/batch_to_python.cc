@@ -43,12 +43,16 @@ py::array OwningArray(std::vector<float>* values, std::vector<py::ssize_t> shape
 }
 
 py::dict BatchToDict(pipeline::Batch* batch, const std::vector<ColumnShape>& shapes,
-                     const py::object& ragged_type) {
+                     bool padding_mask, const py::object& ragged_type) {
   py::dict out;
   for (size_t i = 0; i < batch->columns.size(); ++i) {
     pipeline::Column& c = batch->columns[i];
     py::str key(c.key);
-    if (c.ragged) {
+    if (!c.ragged && !c.lengths.empty()) {  // a VarLen column padded dense by bucketing
+      const auto rows = static_cast<py::ssize_t>(batch->rows);
+      out[key] = ValuesOf(&c, {rows, static_cast<py::ssize_t>(c.length)});
+      out[py::str(c.key + "__lengths")] = Owning(&c.lengths, {rows});
+    } else if (c.ragged) {
       const auto n = static_cast<py::ssize_t>(c.num_values());
       py::array values = ValuesOf(&c, {n});
       py::array splits = Owning(&c.row_splits, {static_cast<py::ssize_t>(batch->rows) + 1});
@@ -56,6 +60,12 @@ py::dict BatchToDict(pipeline::Batch* batch, const std::vector<ColumnShape>& sha
     } else {
       out[key] = ValuesOf(&c, RowsThen(batch->rows, shapes[i].dense_shape));
     }
+  }
+  if (padding_mask) {
+    py::array_t<bool> mask(static_cast<py::ssize_t>(batch->rows));
+    bool* m = mask.mutable_data();
+    for (size_t r = 0; r < batch->rows; ++r) m[r] = batch->sources[r].padding;
+    out[kPaddingKey] = std::move(mask);
   }
   return out;
 }

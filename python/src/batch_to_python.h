@@ -46,7 +46,11 @@ struct ColumnShape {
 
 // The batch as {key: array or ragged_type(values, row_splits)}; numeric columns are moved out.
 // `shapes` is parallel to batch->columns.
+// With `padding_mask`, the dict also has kPaddingKey: a bool array, true for the rows repeated to
+// even out ranks (pipeline::RecordSource::padding).
+inline constexpr const char* kPaddingKey = "__padding__";
 pybind11::dict BatchToDict(pipeline::Batch* batch, const std::vector<ColumnShape>& shapes,
+                           bool padding_mask,
                            const pybind11::object& ragged_type);
 
 }  // namespace tfq::python

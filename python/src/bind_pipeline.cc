@@ -50,18 +50,20 @@ T Unwrap(Result<T> r) {
   return std::move(r).value();
 }
 
-// A spec as the pipeline's factories build it. Bytes values are kept in one blob per column:
-// fewer allocations, and they are copied into Python objects anyway.
+// A spec as the pipeline's factories build it. Bytes values are views of the records (nothing
+// copied before the Python bytes objects are made), or with bytes_views false one blob per
+// column (padded bucketing needs it).
 FeatureSpec MakeSpec(const std::string& key, const std::string& dtype, bool ragged, size_t length,
-                     const py::object& default_values) {
+                     const py::object& default_values, bool bytes_views) {
   const DType d = ParseDType(dtype);
+  const auto layout = bytes_views ? pipeline::BytesLayout::kViews : pipeline::BytesLayout::kBlob;
   const bool has_default = !default_values.is_none();
   if (ragged) {
     if (has_default) ThrowIfError(Status::InvalidArgument("pipeline: feature '" + key + "': a ragged feature takes no default"));
     switch (d) {
       case DType::kInt64: return pipeline::VarLenInt64(key);
       case DType::kFloat: return pipeline::VarLenFloat(key);
-      case DType::kBytes: return pipeline::VarLenBytes(key, pipeline::BytesLayout::kBlob);
+      case DType::kBytes: return pipeline::VarLenBytes(key, layout);
     }
   }
   switch (d) {
@@ -73,8 +75,8 @@ FeatureSpec MakeSpec(const std::string& key, const std::string& dtype, bool ragg
                          : pipeline::FixedLenFloat(key, length);
     case DType::kBytes:
       return has_default ? pipeline::FixedLenBytes(key, length, default_values.cast<std::vector<std::string>>(),
-                                                   pipeline::BytesLayout::kBlob)
-                         : pipeline::FixedLenBytes(key, length, pipeline::BytesLayout::kBlob);
+                                                   layout)
+                         : pipeline::FixedLenBytes(key, length, layout);
   }
   return {};
 }
@@ -96,13 +98,14 @@ class BatchIterator {
   static constexpr auto kSignalPoll = std::chrono::milliseconds(50);
 
   BatchIterator(const pipeline::PipelineOptions& options, std::vector<std::vector<py::ssize_t>> dense_shapes,
-                py::object ragged_type)
-      : ragged_type_(std::move(ragged_type)) {
+                py::object ragged_type, const std::string& state)
+      : ragged_type_(std::move(ragged_type)),
+        padding_mask_(options.read.world_size > 1 && options.read.rank_balance == pipeline::RankBalance::kPad) {
     for (auto& s : dense_shapes) shapes_.push_back(ColumnShape{std::move(s)});
     Result<std::unique_ptr<BatchStream>> opened = Status::Internal("not opened");
     {
       py::gil_scoped_release release;
-      opened = BatchStream::Open(options);
+      opened = BatchStream::Open(options, state);
     }
     stream_ = Unwrap(std::move(opened));
     files_ = stream_->files();
@@ -118,7 +121,7 @@ class BatchIterator {
         wait = stream_->Next(&batch_, kSignalPoll);
       }
       in_next_ = false;
-      if (wait == BatchStream::Wait::kBatch) return BatchToDict(&batch_, shapes_, ragged_type_);
+      if (wait == BatchStream::Wait::kBatch) return BatchToDict(&batch_, shapes_, padding_mask_, ragged_type_);
       if (wait == BatchStream::Wait::kEnd) {
         Status status = stream_->status();
         Close();
@@ -139,6 +142,8 @@ class BatchIterator {
   void Close() {
     std::shared_ptr<BatchStream> stream = stream_;  // alive until we are done with it
     if (!stream) return;
+    Result<std::string> last = stream->SaveState();  // kept for state() after the end
+    if (last.ok()) final_state_ = std::move(last).value();
     {
       py::gil_scoped_release release;
       stream->Stop();
@@ -148,6 +153,11 @@ class BatchIterator {
   }
 
   bool closed() const { return stream_ == nullptr; }
+  // SaveState's JSON text after the batches this iterator returned; the final state once it ended.
+  std::string state() {
+    if (stream_) final_state_ = Unwrap(stream_->SaveState());
+    return final_state_;
+  }
   const std::vector<std::string>& files() const { return files_; }
   py::dict skip_stats() const { return SkipStatsDict(stream_ ? stream_->skip_stats() : skip_stats_); }
 
@@ -157,6 +167,8 @@ class BatchIterator {
   pipeline::Batch batch_;
   std::vector<ColumnShape> shapes_;
   py::object ragged_type_;
+  const bool padding_mask_;
+  std::string final_state_;
   std::vector<std::string> files_;
   pipeline::SkipStats skip_stats_;  // the last counts, once closed
 };
@@ -169,7 +181,7 @@ pipeline::Shard ShardFrom(const std::pair<uint64_t, uint64_t>& t) { return {t.fi
 void RegisterPipeline(py::module_& m) {
   py::class_<FeatureSpec>(m, "FeatureSpec", "pipeline::FeatureSpec: one feature to extract into a column.")
       .def(py::init(&MakeSpec), py::arg("key"), py::arg("dtype"), py::arg("ragged"), py::arg("length") = 1,
-           py::arg("default") = py::none())
+           py::arg("default") = py::none(), py::arg("bytes_views") = true)
       .def_readonly("key", &FeatureSpec::key)
       .def_property_readonly("dtype", [](const FeatureSpec& s) { return PythonDTypeName(s.dtype); })
       .def_readonly("ragged", &FeatureSpec::ragged)
@@ -201,6 +213,29 @@ void RegisterPipeline(py::module_& m) {
           "record_shard", [](const pipeline::ReadOptions& o) { return ShardTuple(o.record_shard); },
           [](pipeline::ReadOptions& o, std::pair<uint64_t, uint64_t> t) { o.record_shard = ShardFrom(t); })
       .def_readwrite("shuffle_buffer_size", &pipeline::ReadOptions::shuffle_buffer_size)
+      .def_readwrite("global_shuffle", &pipeline::ReadOptions::global_shuffle)
+      .def_readwrite("rank", &pipeline::ReadOptions::rank)
+      .def_readwrite("world_size", &pipeline::ReadOptions::world_size)
+      .def_property(
+          "rank_split",
+          [](const pipeline::ReadOptions& o) {
+            return o.rank_split == pipeline::RankSplit::kByFile     ? "file"
+                   : o.rank_split == pipeline::RankSplit::kByRecord ? "record"
+                                                                    : "auto";
+          },
+          [](pipeline::ReadOptions& o, const std::string& v) {
+            if (v == "auto") o.rank_split = pipeline::RankSplit::kAuto;
+            else if (v == "file") o.rank_split = pipeline::RankSplit::kByFile;
+            else if (v == "record") o.rank_split = pipeline::RankSplit::kByRecord;
+            else throw py::value_error("rank_split '" + v + "': use \"auto\", \"file\" or \"record\"");
+          })
+      .def_property(
+          "rank_balance",
+          [](const pipeline::ReadOptions& o) { return o.rank_balance == pipeline::RankBalance::kPad ? "pad" : "drop"; },
+          [](pipeline::ReadOptions& o, const std::string& v) {
+            if (v != "drop" && v != "pad") throw py::value_error("rank_balance '" + v + "': use \"drop\" or \"pad\"");
+            o.rank_balance = v == "pad" ? pipeline::RankBalance::kPad : pipeline::RankBalance::kDrop;
+          })
       .def_readwrite("seed", &pipeline::ReadOptions::seed)
       .def_readwrite("reshuffle_each_epoch", &pipeline::ReadOptions::reshuffle_each_epoch)
       .def_readwrite("epochs", &pipeline::ReadOptions::epochs)
@@ -212,6 +247,20 @@ void RegisterPipeline(py::module_& m) {
             o.on_error = v == "skip" ? pipeline::OnError::kSkip : pipeline::OnError::kStop;
           });
 
+  py::class_<pipeline::BucketOptions>(m, "BucketOptions", "pipeline::BucketOptions (src/pipeline/bucketing.h).")
+      .def(py::init<>())
+      .def_readwrite("length_key", &pipeline::BucketOptions::length_key)
+      .def_readwrite("boundaries", &pipeline::BucketOptions::boundaries)
+      .def_readwrite("batch_sizes", &pipeline::BucketOptions::batch_sizes)
+      .def_readwrite("pad", &pipeline::BucketOptions::pad)
+      .def_readwrite("pad_to_bucket_boundary", &pipeline::BucketOptions::pad_to_bucket_boundary)
+      .def_readwrite("pad_int64", &pipeline::BucketOptions::pad_int64)
+      .def_readwrite("pad_float", &pipeline::BucketOptions::pad_float)
+      .def_property(
+          "pad_bytes", [](const pipeline::BucketOptions& b) { return py::bytes(b.pad_bytes); },
+          [](pipeline::BucketOptions& b, const std::string& v) { b.pad_bytes = v; })
+      .def_readwrite("drop_remainder", &pipeline::BucketOptions::drop_remainder);
+
   py::class_<pipeline::PipelineOptions>(m, "PipelineOptions", "pipeline::PipelineOptions (src/pipeline/options.h).")
       .def(py::init<>())
       .def_readwrite("read", &pipeline::PipelineOptions::read)
@@ -220,12 +269,15 @@ void RegisterPipeline(py::module_& m) {
       .def_readwrite("features", &pipeline::PipelineOptions::features)
       .def_readwrite("parse_threads", &pipeline::PipelineOptions::parse_threads)
       .def_readwrite("prefetch", &pipeline::PipelineOptions::prefetch)
+      .def_readwrite("bucketing", &pipeline::PipelineOptions::bucketing)
       .def("validate", [](const pipeline::PipelineOptions& o) { ThrowIfError(pipeline::ValidatePipelineOptions(o)); },
            "Raises what Pipeline::Open would for these options, without opening anything.");
 
   py::class_<BatchIterator>(m, "BatchIterator", "One pass over a Pipeline: an iterator of batch dicts.")
-      .def(py::init<const pipeline::PipelineOptions&, std::vector<std::vector<py::ssize_t>>, py::object>(),
-           py::arg("options"), py::arg("dense_shapes"), py::arg("ragged_type"))
+      .def(py::init<const pipeline::PipelineOptions&, std::vector<std::vector<py::ssize_t>>, py::object,
+                    const std::string&>(),
+           py::arg("options"), py::arg("dense_shapes"), py::arg("ragged_type"), py::arg("state") = "")
+      .def("state", &BatchIterator::state, "SaveState's JSON text after the batches returned so far.")
       .def("__iter__", [](py::object self) { return self; })
       .def("__next__", &BatchIterator::Next)
       .def("close", &BatchIterator::Close)

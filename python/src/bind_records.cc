@@ -13,6 +13,7 @@
 #include "io/glob.h"
 #include "status_error.h"
 #include "tfrecord/open.h"
+#include "tfrecord/record_file.h"
 #include "tfrecord/record_writer.h"
 
 namespace py = pybind11;
@@ -96,6 +97,41 @@ class RecordFileWriter {
   std::string record_;
 };
 
+// tfrecord::RecordFile: random access (its Get is thread-safe, so the GIL is released around it).
+class RandomRecordFile {
+ public:
+  RandomRecordFile(const std::string& path, const py::object& compression) {
+    tfrecord::RecordFileOptions options;
+    options.compression = CompressionArg(compression);
+    Result<std::unique_ptr<tfrecord::RecordFile>> opened = Status::Internal("not opened");
+    {
+      py::gil_scoped_release release;
+      opened = tfrecord::RecordFile::Open(path, options);
+    }
+    ThrowIfError(opened.status());
+    file_ = std::move(opened).value();
+  }
+  uint64_t size() const { return file_->size(); }
+  uint64_t offset(uint64_t i) const {
+    if (i >= file_->size()) throw py::index_error("record " + std::to_string(i) + " of " + std::to_string(file_->size()));
+    return file_->offset(i);
+  }
+  py::bytes Get(uint64_t i) const {
+    if (i >= file_->size()) throw py::index_error("record " + std::to_string(i) + " of " + std::to_string(file_->size()));
+    std::string record;
+    Status s;
+    {
+      py::gil_scoped_release release;
+      s = file_->Get(i, &record);
+    }
+    ThrowIfError(s);
+    return py::bytes(record);
+  }
+
+ private:
+  std::unique_ptr<tfrecord::RecordFile> file_;
+};
+
 uint64_t CountRecords(const std::vector<std::string>& paths, const py::object& compression) {
   inspect::ScanOptions scan;
   scan.compression = CompressionArg(compression);
@@ -126,6 +162,12 @@ void RegisterRecords(py::module_& m) {
       .def_property_readonly("closed", &RecordFileWriter::closed)
       .def_property_readonly("records_written", &RecordFileWriter::records_written)
       .def_property_readonly("path", &RecordFileWriter::path);
+  py::class_<RandomRecordFile>(m, "RecordFile", "tfrecord::RecordFile: random access by record index.")
+      .def(py::init<const std::string&, const py::object&>(), py::arg("path"), py::arg("compression") = py::none())
+      .def("size", &RandomRecordFile::size)
+      .def("offset", &RandomRecordFile::offset, py::arg("i"))
+      .def("get", &RandomRecordFile::Get, py::arg("i"));
+
   m.def("count", &CountRecords, py::arg("paths"), py::arg("compression") = py::none());
 }
 

@@ -1,6 +1,5 @@
 """docs/python.md's examples run as written: every ```python block, in order, in one namespace,
-in an empty folder. `# needs: X` skips a block where X does not import; `# not yet available`
-blocks must raise NotImplementedError (the API waits on the C++ side)."""
+in an empty folder. `# needs: X` skips a block where X does not import."""
 
 import importlib
 import os
@@ -36,10 +35,6 @@ def test_python_md_examples_run(tmp_path, monkeypatch):
             except ImportError:
                 continue
         where = f"docs/python.md, python block {i + 1}"
-        if first == "# not yet available":
-            with pytest.raises(NotImplementedError):
-                exec(compile(code, where, "exec"), namespace)
-            continue
         exec(compile(code, where, "exec"), namespace)
         ran += 1
     assert ran >= 6

@@ -1,5 +1,6 @@
 """tfq.Dataset: batches of NumPy arrays from TFRecord files, read by tfq's C++ pipeline."""
 
+import json
 import os
 import sys
 
@@ -8,8 +9,6 @@ from ._features import FixedLen, Ragged, VarLen, spec_from_native
 from ._paths import path_list
 
 # What waits on the C++ pipeline (src/pipeline) before Python can offer it.
-_WAITS = ("{what} waits on the C++ pipeline, which does not offer it yet "
-          "(docs/python.md, \"Not yet available\")")
 
 
 def infer_features(paths, *, max_records=1000, compression="auto", max_record_bytes=None,
@@ -92,7 +91,22 @@ class Dataset:
       shuffle_files: shuffle the file list each epoch (seeded).
       seed: the seed of every shuffle.
       epochs: passes over the data; None (or -1) repeats forever.
-      rank, world_size: the share of one process in distributed training (not yet available).
+      rank, world_size: the share of this process in data-parallel training: disjoint shares
+        covering every record of an epoch, the same number of batches on every rank (split by
+        file when there are at least as many files as ranks, else by record: ``rank_split``
+        "auto", "file" or "record"). ``rank_balance`` "drop" stops every rank at the smallest
+        share each epoch; "pad" repeats records up to the largest and marks them in the batch's
+        boolean array ``batch["__padding__"]``. With DataLoader workers each worker is a rank of
+        world_size * num_workers.
+      global_shuffle: each epoch a seeded permutation of every record of every file, read by
+        random access (instead of the interleave and the shuffle buffer).
+      bucket_by, bucket_boundaries, bucket_batch_sizes: tf.data's bucket_by_sequence_length:
+        rows grouped by the number of values of feature ``bucket_by`` ([0, b0), [b0, b1), ...,
+        [b_last, inf)), one batch size per bucket (batch_size is then unused); with ``pad``
+        (True) every VarLen column of a batch is a dense array [batch, longest] padded with
+        ``padding_values`` ({"int64": 0, "float32": 0.0, "bytes": b""}), and its row lengths
+        are under name + "__lengths"; ``pad_to_bucket_boundary`` pads to the bucket's boundary
+        minus one.
       drop_remainder: drop a final batch shorter than batch_size.
       num_threads: parse threads; None: every core (divided among DataLoader workers).
       compression: "auto" (sniffed per file), "none", "gzip" or "zlib".
@@ -114,17 +128,25 @@ class Dataset:
                  file_buffer_bytes=None, reshuffle_each_epoch=None, file_shard=None,
                  record_shard=None, on_error="stop", max_record_bytes=None, max_decompressed=None,
                  infer_records=1000, bucket_by=None, bucket_boundaries=None,
-                 bucket_batch_sizes=None, order="interleave"):
+                 bucket_batch_sizes=None, pad=True, pad_to_bucket_boundary=False,
+                 padding_values=None, rank_split="auto", rank_balance="drop",
+                 global_shuffle=False):
         _register_with_torch()
         self._paths = path_list(paths)
-        if rank != 0 or world_size != 1:
-            raise NotImplementedError(_WAITS.format(what="rank/world_size (equal batch counts per rank)")
-                                      + "; record_shard=(world_size, rank) is tf.data's shard() meanwhile")
+        self._state = None  # a loaded state_dict, for the next pass
+        self._iterator = None  # the current pass, for state_dict
+        bucketing = None
         if bucket_by is not None or bucket_boundaries is not None or bucket_batch_sizes is not None:
-            raise NotImplementedError(_WAITS.format(what="bucketing"))
-        if order != "interleave":
-            raise NotImplementedError(_WAITS.format(what=f"order={order!r}"))
+            if bucket_by is None or bucket_boundaries is None or bucket_batch_sizes is None:
+                raise TypeError("bucketing needs bucket_by, bucket_boundaries and bucket_batch_sizes")
+            bucketing = dict(by=bucket_by, boundaries=list(bucket_boundaries),
+                             batch_sizes=list(bucket_batch_sizes), pad=bool(pad),
+                             pad_to_bucket_boundary=bool(pad_to_bucket_boundary),
+                             padding_values=dict(padding_values or {}))
         self._args = dict(
+            rank=_count("rank", rank), world_size=_count("world_size", world_size),
+            rank_split=rank_split, rank_balance=rank_balance, global_shuffle=bool(global_shuffle),
+            bucketing=bucketing,
             batch_size=_count("batch_size", batch_size), shuffle_buffer=shuffle_buffer,
             shuffle_files=bool(shuffle_files), seed=seed, epochs=-1 if epochs is None else epochs,
             drop_remainder=bool(drop_remainder), num_threads=num_threads, compression=compression,
@@ -182,7 +204,13 @@ class Dataset:
         if a["deterministic"] is not None:
             r.deterministic = bool(a["deterministic"])
         record_shard = a["record_shard"]
-        if worker is not None:
+        rank, world_size = a["rank"], a["world_size"]
+        if worker is not None and (world_size > 1 or a["global_shuffle"]):
+            # Each DataLoader worker is a rank of its own: rank r's worker j of w is rank
+            # r * w + j of world_size * w, which keeps the shares disjoint and evened out.
+            worker_id, num_workers = worker
+            rank, world_size = rank * num_workers + worker_id, world_size * num_workers
+        elif worker is not None:
             # Each DataLoader worker takes every num_workers-th record of the user's share:
             # shard(n, i) then shard(w, j) is shard(n * w, i + n * j).
             worker_id, num_workers = worker
@@ -190,6 +218,10 @@ class Dataset:
             record_shard = (count * num_workers, index + count * worker_id)
         if record_shard is not None:
             r.record_shard = record_shard
+        r.rank, r.world_size = rank, world_size
+        r.rank_split = a["rank_split"]
+        r.rank_balance = a["rank_balance"]
+        r.global_shuffle = a["global_shuffle"]
         r.shuffle_buffer_size = _count("shuffle_buffer", a["shuffle_buffer"])
         r.seed = _count("seed", a["seed"])
         if a["reshuffle_each_epoch"] is not None:
@@ -208,34 +240,69 @@ class Dataset:
             o.parse_threads = _count("num_threads", threads)
         if a["prefetch"] is not None:
             o.prefetch = _count("prefetch", a["prefetch"])
-        o.features = [_native_spec(name, spec) for name, spec in self._features.items()]
+        b = a["bucketing"]
+        # Padded bucketing writes pad values into the bytes columns: they need their own buffer.
+        views = not (b is not None and b["pad"])
+        o.features = [_native_spec(name, spec, views) for name, spec in self._features.items()]
+        if b is not None:
+            if b["by"] not in self._features:
+                raise ValueError(f"bucket_by '{b['by']}' is not one of the features")
+            n = _tfq.BucketOptions()
+            n.length_key = b["by"]
+            n.boundaries = [_count("bucket_boundaries", v) for v in b["boundaries"]]
+            n.batch_sizes = [_count("bucket_batch_sizes", v) for v in b["batch_sizes"]]
+            n.pad = b["pad"]
+            n.pad_to_bucket_boundary = b["pad_to_bucket_boundary"]
+            values = b["padding_values"]
+            n.pad_int64 = int(values.get("int64", 0))
+            n.pad_float = float(values.get("float32", 0.0))
+            n.pad_bytes = bytes(values.get("bytes", b""))
+            n.drop_remainder = a["drop_remainder"]
+            o.bucketing = n
+            o.batch_size = 1
+            o.drop_remainder = False
         return o
 
     def __iter__(self):
-        """A fresh pass: an iterator of batch dicts with close(), files and skip_stats."""
+        """A fresh pass (or, after load_state_dict, the rest of the saved one): an iterator of
+        batch dicts with close(), files and skip_stats."""
         options = self._native_options(_torch_worker())
         shapes = [list(spec.shape) if isinstance(spec, FixedLen) else []
                   for spec in self._features.values()]
-        return _tfq.BatchIterator(options, shapes, Ragged)
+        state, self._state = self._state, None
+        text = json.dumps(state["pipeline"]) if state is not None else ""
+        self._iterator = _tfq.BatchIterator(options, shapes, Ragged, text)
+        return self._iterator
 
-    # Resumable iteration (the torchdata convention): waits on a serializable pipeline state.
+    # Resumable iteration, as torchdata's stateful datasets: state_dict() during (or after) a
+    # pass, load_state_dict() on a new Dataset with the same arguments, then iterate.
     def state_dict(self):
-        """A JSON-serializable dict: where the current (or next) pass stands."""
-        raise NotImplementedError(_WAITS.format(what="state_dict (exact resume)"))
+        """A JSON-serializable dict: where the current pass stands, after the batches it returned
+        (the last pass's end once it ended; the start before any pass)."""
+        if self._iterator is None:
+            if self._state is not None:
+                return self._state
+            return {"tfq_dataset_state": 1, "pipeline": None}
+        return {"tfq_dataset_state": 1, "pipeline": json.loads(self._iterator.state())}
 
     def load_state_dict(self, state):
-        """Makes the next pass continue with exactly the batches that would have come next."""
-        raise NotImplementedError(_WAITS.format(what="load_state_dict (exact resume)"))
+        """Makes the next pass continue with exactly the batches that would have come next after
+        the state was saved. The Dataset must have been made with the same arguments (files,
+        shuffling, seeds, epochs, batching, ranks); others raise ValueError naming them."""
+        if not isinstance(state, dict) or state.get("tfq_dataset_state") != 1:
+            raise ValueError("load_state_dict takes what Dataset.state_dict() returned")
+        self._state = state if state.get("pipeline") is not None else None
 
     def __repr__(self):
         return (f"tfq.Dataset({self._paths!r}, batch_size={self._args['batch_size']}, "
                 f"features={self._features!r})")
 
 
-def _native_spec(name, spec):
+def _native_spec(name, spec, bytes_views=True):
     if isinstance(spec, VarLen):
-        return _tfq.FeatureSpec(name, spec.dtype, True)
-    return _tfq.FeatureSpec(name, spec.dtype, False, spec.length, spec.default_values())
+        return _tfq.FeatureSpec(name, spec.dtype, True, bytes_views=bytes_views)
+    return _tfq.FeatureSpec(name, spec.dtype, False, spec.length, spec.default_values(),
+                            bytes_views=bytes_views)
 
 
 _register_with_torch()

@@ -81,20 +81,31 @@ class Writer:
 
 
 class RecordFile:
-    """Random access to the records of one TFRecord file (gzip too): ``len(f)``, ``f[i]``.
+    """Random access to the records of one TFRecord file (gzip and zlib too): ``len(f)``,
+    ``f[i]`` (negative indexes count from the end), slices (a list), iteration, ``f.offset(i)``.
 
-    Waits on the C++ tfrecord::RecordFile (src/tfrecord/record_file.h): constructing one raises
-    NotImplementedError until the binding has it.
+    Record offsets come from the DALI index ``FILE.idx`` beside the file when it is there and
+    matches, else from a walk over the record headers at construction; a gzip or zlib file is
+    reached through its access-point index ``FILE.tfqgzidx`` (``tfq inspect --index-beside``
+    writes both), else one is built by inflating the file once. Every record read is checked
+    (both CRCs). Reads may come from several threads at once.
     """
 
     def __init__(self, path, compression=None):
-        native = getattr(_tfq, "RecordFile", None)
-        if native is None:
-            raise NotImplementedError(
-                "tfq.RecordFile waits on the C++ tfrecord::RecordFile, which does not exist yet "
-                "(docs/python.md, \"Not yet available\")")
         import os
-        self._native = native(os.fspath(path), compression)
+        self._native = _tfq.RecordFile(os.fspath(path), compression)
+
+    def offset(self, i):
+        """The byte offset of record i's header (in the uncompressed stream)."""
+        return self._native.offset(self._index(i))
+
+    def _index(self, i):
+        n = len(self)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError(f"record {i} of a file of {n} records")
+        return i
 
     def __len__(self):
         return self._native.size()
@@ -102,12 +113,7 @@ class RecordFile:
     def __getitem__(self, i):
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(len(self)))]
-        n = len(self)
-        if i < 0:
-            i += n
-        if not 0 <= i < n:
-            raise IndexError(f"record {i} of a file of {n} records")
-        return self._native.get(i)
+        return self._native.get(self._index(i))
 
     def __iter__(self):
         for i in range(len(self)):

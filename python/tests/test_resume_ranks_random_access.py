@@ -1,7 +1,5 @@
-"""What waits on the C++ side (docs/python.md, "Not yet available"). Each test is written as it
-will run once the C++ lands, and is marked xfail(strict=True, raises=NotImplementedError): it
-fails for that reason now, and the first run after the wiring passes it and so fails the suite
-until the marker is removed."""
+"""Exact resume (state_dict/load_state_dict in a new process), ranks, RecordFile's random access,
+bucketing and the global shuffle: the C++ pipeline's features as the Python package offers them."""
 
 import json
 import os
@@ -17,10 +15,6 @@ import tfq
 from conftest import REPO, collect, write_examples
 
 ID = {"id": tfq.FixedLen("int64")}
-
-
-def pending(what):
-    return pytest.mark.xfail(strict=True, raises=NotImplementedError, reason=f"waits on the C++ {what}")
 
 
 @pytest.fixture
@@ -41,8 +35,6 @@ RESUME = textwrap.dedent("""
     print(json.dumps([b["id"].tolist() for b in ds]))
 """)
 
-
-@pending("pipeline state (state_dict/load_state_dict)")
 def test_resume_in_a_new_process_continues_with_exactly_the_next_batches(parts):
     kwargs = dict(batch_size=7, shuffle_buffer=20, shuffle_files=True, seed=3, epochs=2)
     full = [b["id"].tolist() for b in tfq.Dataset(parts, features=ID, **kwargs)]
@@ -59,7 +51,6 @@ def test_resume_in_a_new_process_continues_with_exactly_the_next_batches(parts):
         assert json.loads(run.stdout) == full[stop_at:]
 
 
-@pending("rank/world_size sharding")
 @pytest.mark.parametrize("world_size", [2, 3])
 def test_ranks_are_disjoint_and_complete_with_equal_batch_counts(parts, world_size):
     per_rank = [[b["id"].tolist() for b in tfq.Dataset(parts, batch_size=5, features=ID, shuffle_buffer=10,
@@ -70,7 +61,6 @@ def test_ranks_are_disjoint_and_complete_with_equal_batch_counts(parts, world_si
     assert len(ids) == len(set(ids)) and sorted(ids) == list(range(60))
 
 
-@pending("tfrecord::RecordFile")
 @pytest.mark.parametrize("name", ["r.tfrecord", "r.tfrecord.gz"])
 def test_record_file_random_access(tmp_path, name):
     path = write_examples(tmp_path / name, [{"id": i} for i in range(50)])
@@ -83,21 +73,27 @@ def test_record_file_random_access(tmp_path, name):
         f[50]
 
 
-@pending("bucketing")
-def test_bucketing_batches_rows_of_similar_length(parts):
+@pytest.mark.parametrize("pad", [False, True])
+def test_bucketing_batches_rows_of_similar_length(parts, pad):
     ds = tfq.Dataset(parts, batch_size=4, features={"tokens": tfq.VarLen("int64"), **ID},
-                     bucket_by="tokens", bucket_boundaries=[3, 6], bucket_batch_sizes=[4, 4, 4])
+                     bucket_by="tokens", bucket_boundaries=[3, 6], bucket_batch_sizes=[4, 4, 4],
+                     pad=pad, padding_values={"int64": -1})
     seen = []
     for b in ds:
-        lengths = np.diff(b["tokens"].row_splits)
+        if pad:  # dense [rows, longest], padded with -1, lengths beside
+            lengths = b["tokens__lengths"]
+            assert b["tokens"].shape == (len(b["id"]), lengths.max())
+            for row, n in zip(b["tokens"], lengths):
+                assert row[:n].tolist() == list(range(n)) and (row[n:] == -1).all()
+        else:
+            lengths = np.diff(b["tokens"].row_splits)
         assert len({int(np.searchsorted([3, 6], n, side="right")) for n in lengths}) == 1
         seen += b["id"].tolist()
     assert sorted(seen) == list(range(60))
 
 
-@pending("global order")
 def test_global_order_is_a_seeded_permutation(parts):
     def ids(seed):
-        return collect(tfq.Dataset(parts, batch_size=8, features=ID, order="global", seed=seed))["id"].tolist()
+        return collect(tfq.Dataset(parts, batch_size=8, features=ID, global_shuffle=True, seed=seed))["id"].tolist()
     a = ids(1)
     assert a == ids(1) and a != ids(2) and sorted(a) == list(range(60))
