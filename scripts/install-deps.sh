@@ -3,7 +3,8 @@
 # Build: compiler, CMake, CLI11, nlohmann/json, doctest, zlib, libjpeg-turbo (TurboJPEG), libpng, OpenMP.
 # Tests: protobuf-compiler + python3-protobuf for the reference oracle in ../shared/oracle,
 #        python3-pil for the resize-quality comparison, clang for the fuzzers; the Python package
-#        (scripts/test-python.sh): python3-dev, venv, pip, setuptools, wheel, pybind11, pytest.
+#        (scripts/test-python.sh): python3-dev, venv, pip, setuptools, wheel, pybind11, pytest,
+#        and python3-torch for its DataLoader tests.
 set -euo pipefail
 packages=(build-essential cmake ninja-build pkg-config
           libcli11-dev nlohmann-json3-dev doctest-dev zlib1g-dev libturbojpeg0-dev libjpeg62-turbo-dev
@@ -11,7 +12,7 @@ packages=(build-essential cmake ninja-build pkg-config
 if [[ "${1:-}" == "--test" ]]; then
   packages+=(protobuf-compiler python3-protobuf python3-pil python3-numpy clang libclang-rt-14-dev
              python3-dev python3-venv python3-pip python3-setuptools python3-wheel pybind11-dev
-             python3-pybind11 python3-pytest)
+             python3-pybind11 python3-pytest python3-torch)
 fi
 missing=()
 for p in "${packages[@]}"; do

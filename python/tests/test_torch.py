@@ -1,5 +1,6 @@
 """PyTorch's DataLoader: workers read disjoint shares. The split itself is tested without torch;
-the DataLoader test skips where torch is not importable (Debian 12 has no python3-torch)."""
+the DataLoader test skips where torch is not importable (scripts/install-deps.sh --test installs
+Debian's python3-torch)."""
 
 import sys
 

@@ -63,15 +63,41 @@ def _torch_worker():
 
 def _register_with_torch():
     """Makes isinstance(ds, torch.utils.data.IterableDataset) true once torch is imported, so
-    that DataLoader iterates a Dataset instead of indexing it. torch is never imported here."""
+    that DataLoader iterates a Dataset instead of indexing it. torch is never imported here.
+    Where IterableDataset is not an ABC (torch 1.13, Debian 12's), Dataset.__new__ makes an
+    instance of a subclass of both instead (_TorchIterableDataset)."""
     torch = sys.modules.get("torch")
     if torch is None or getattr(_register_with_torch, "done", False):
         return
-    try:
-        torch.utils.data.IterableDataset.register(Dataset)
-        _register_with_torch.done = True
-    except AttributeError:  # an IterableDataset without ABCMeta: DataLoader will say so
-        pass
+    register = getattr(torch.utils.data.IterableDataset, "register", None)
+    if register is not None:
+        register(Dataset)
+    _register_with_torch.done = True
+
+
+def _needs_torch_subclass():
+    torch = sys.modules.get("torch")
+    return torch is not None and not hasattr(torch.utils.data.IterableDataset, "register")
+
+
+def _torch_iterable_dataset_class():
+    cls = globals().get("_TorchIterableDataset")
+    if cls is None:
+        import torch
+
+        class _TorchIterableDataset(Dataset, torch.utils.data.IterableDataset):
+            """A tfq.Dataset that torch's DataLoader recognises as an IterableDataset."""
+
+        _TorchIterableDataset.__qualname__ = "_TorchIterableDataset"  # pickled by this name
+        globals()["_TorchIterableDataset"] = cls = _TorchIterableDataset
+    return cls
+
+
+def __getattr__(name):
+    # A DataLoader worker started with spawn unpickles its dataset by this name.
+    if name == "_TorchIterableDataset":
+        return _torch_iterable_dataset_class()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class Dataset:
@@ -120,6 +146,11 @@ class Dataset:
       max_record_bytes, max_decompressed: limits, as the CLI's --max-record-bytes and
         --max-decompressed ("100x", "20GiB", "none").
     """
+
+    def __new__(cls, *args, **kwargs):
+        if cls is Dataset and _needs_torch_subclass():
+            cls = _torch_iterable_dataset_class()
+        return object.__new__(cls)
 
     def __init__(self, paths, *, batch_size, features=None, shuffle_buffer=0, shuffle_files=False,
                  seed=0, epochs=1, rank=0, world_size=1, drop_remainder=False, num_threads=None,
