@@ -3,9 +3,9 @@
 //
 // Why: a stream whose buffer is pinned (InputStream::PinBuffer: the pipeline hands records on as
 // views of it) must continue in another buffer, and the pinned one is released later on another
-// thread. Allocating each anew put every byte read into fresh pages (a page fault per 4 KiB: ten
-// times the faults of the whole run before), and a pool per stream starts empty with every file.
-// One pool shared by all streams keeps the pages warm.
+// thread. Allocating each anew puts every byte read into fresh pages (a page fault per 4 KiB), and
+// a pool per stream starts empty with every file. One pool shared by all streams keeps the pages
+// warm (docs/benchmarks.md, "reader-batcher").
 //
 // Only buffers of at most kMaxPooledBytes are kept, and at most kMaxSpareBytes of them in all; the
 // rest are freed.

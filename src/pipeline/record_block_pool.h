@@ -1,11 +1,13 @@
 // RecordBlockPool: the memory records live in between their reader and the parse thread.
 //
-// A reader thread copies a burst of records into one RecordBlock; the Records it hands on view the
-// block and share it, and the parse thread that is done with the last of them releases it. With a
-// block per record (or a string per record) every record would cost a malloc on the reader's
-// thread and a free on another, which glibc serialises on the reader's arena and answers with
-// fresh, zeroed pages: a third of the pipeline's time went to that. Released blocks come back here
-// instead, their capacity kept, so steady reading allocates nothing.
+// Where a reader's stream cannot lend its buffer (InputStream::PinBuffer), it copies a burst of
+// records into one RecordBlock; the Records it hands on view the block and share it, and the parse
+// thread that is done with the last of them releases it. Records leaving the shuffle buffer's
+// detached copies and the global shuffle's random reads live in blocks too. With a block (or a
+// string) allocated per record, every record would cost a malloc on one thread and a free on
+// another, which glibc serialises on the first thread's arena and answers with fresh, zeroed pages
+// (docs/benchmarks.md, "reader-batcher"). Released blocks come back here instead, their capacity
+// kept, so steady reading allocates nothing.
 //
 // The pool keeps at most `max_blocks` spare blocks, `max_spare_bytes` of capacity in all and no
 // block larger than `max_block_bytes`, so it never holds much more than the records in flight. Blocks
