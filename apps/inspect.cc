@@ -172,10 +172,12 @@ int RunRecords(const InspectOptions& opts, const std::vector<std::string>& paths
 
 int RunInspect(const InspectOptions& opts) {
   const int modes = opts.count + opts.verify + opts.records + opts.stats + opts.index +
-                    opts.index_beside + opts.check_index;
+                    opts.index_beside + opts.check_index + !opts.spec.empty() +
+                    !opts.validate.empty();
   if (modes > 1) {
     return ReportError(Status::InvalidArgument(
-        "choose one of --count, --verify, --records, --stats, --index, --index-beside, --check-index"));
+        "choose one of --count, --verify, --records, --stats, --index, --index-beside, --check-index, "
+        "--spec, --validate"));
   }
   std::vector<std::string> paths;
   inspect::ScanOptions scan;
@@ -190,6 +192,8 @@ int RunInspect(const InspectOptions& opts) {
   if (opts.records) return RunRecords(opts, paths, scan);
   if (opts.index || opts.index_beside) return RunIndex(opts, paths, scan);
   if (opts.check_index) return RunCheckIndex(opts, paths, scan);
+  if (!opts.spec.empty()) return RunSpec(opts, paths, scan);
+  if (!opts.validate.empty()) return RunValidate(opts, paths, scan);
   return RunInspectSummary(opts, paths, scan);
 }
 
@@ -243,6 +247,12 @@ void SetupInspectCommand(CLI::App& app, int* exit_code) {
                 "write FILE.idx beside each input (and FILE.tfqgzidx, access points, for gzip/zlib)");
   cmd->add_flag("--check-index", opts->check_index,
                 "check the indexes beside each input against it (exit 3 when missing or stale)");
+  cmd->add_option("--spec", opts->spec,
+                  "print the feature spec inferred from the records: tf|tfq|tfdv|dali|tfds "
+                  "(docs/specs.md)");
+  cmd->add_option("--validate", opts->validate,
+                  "check the records against a TFDV schema.pbtxt; anomalies on stdout, exit 3 "
+                  "when any (docs/specs.md)");
   cmd->add_flag("--sequence", opts->sequence,
                 "records are tf.train.SequenceExample (found anyway from the first with feature_lists)");
   cmd->add_flag("--raw", opts->raw, "records are not Examples: check the framing only (--verify)");
@@ -270,7 +280,9 @@ void SetupInspectCommand(CLI::App& app, int* exit_code) {
       "  tfq inspect train-*-of-*                  summary and schema\n"
       "  tfq inspect --count data.tfrecord.gz       number of records\n"
       "  tfq inspect --verify --json shard-*        check CRCs and payloads\n"
-      "  tfq inspect --records --format flat x | jq .\n");
+      "  tfq inspect --records --format flat x | jq .\n"
+      "  tfq inspect --spec tf train-*              tf.io feature dict to paste\n"
+      "  tfq inspect --validate schema.pbtxt eval-*  anomalies against a TFDV schema\n");
   cmd->callback([opts, exit_code] { *exit_code = RunInspect(*opts); });
 }
 

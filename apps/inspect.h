@@ -26,6 +26,8 @@ struct InspectOptions {
   bool sequence = false;
   bool raw = false;  // payloads are not Examples: check framing only
   std::string format = "proto-json";
+  std::string spec;      // --spec FORMAT: print the inferred feature spec
+  std::string validate;  // --validate SCHEMA: check the records against a TFDV schema
   uint64_t head = UINT64_MAX;  // all; 0 prints none, as head -n 0
   uint64_t skip = 0;
   size_t top_k = 10;
@@ -66,6 +68,13 @@ int RunIndex(const InspectOptions& opts, const std::vector<std::string>& paths,
              const inspect::ScanOptions& scan);
 int RunCheckIndex(const InspectOptions& opts, const std::vector<std::string>& paths,
                   const inspect::ScanOptions& scan);
+
+// --spec (the inferred feature spec in a format, docs/specs.md) and --validate (anomalies against
+// a TFDV schema): inspect_spec.cc.
+int RunSpec(const InspectOptions& opts, const std::vector<std::string>& paths,
+            const inspect::ScanOptions& scan);
+int RunValidate(const InspectOptions& opts, const std::vector<std::string>& paths,
+                const inspect::ScanOptions& scan);
 
 // The default mode (and --stats): read everything, print the summary as text or JSON.
 int RunInspectSummary(const InspectOptions& opts, const std::vector<std::string>& paths,

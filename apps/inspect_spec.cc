@@ -1,0 +1,150 @@
+// `tfq inspect --spec FORMAT` (the feature spec inferred from the records, docs/specs.md) and
+// `--validate SCHEMA` (the records checked against a TFDV schema).
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+#include "common/json_output.h"
+#include "inspect.h"
+#include "inspect/payload.h"
+#include "inspect/schema_validation.h"
+#include "inspect/spec_formats.h"
+#include "inspect/spec_inference.h"
+#include "inspect/tfdv_schema.h"
+
+namespace tfq::app {
+
+int RunSpec(const InspectOptions& opts, const std::vector<std::string>& paths,
+            const inspect::ScanOptions& scan) {
+  Result<inspect::SpecFormat> format = inspect::ParseSpecFormat(opts.spec);
+  if (!format.ok()) return ReportError(format.status().WithPrefix("--spec"));
+  inspect::SpecBuilder builder(opts.max_features);
+  inspect::PayloadParser parser(opts.sequence);
+  auto add = [&](std::string_view record, const tfrecord::RecordReader& reader) -> Status {
+    Status s = parser.Parse(record);
+    if (parser.found_sequence()) NoteSequenceFound(reader);
+    TFQ_RETURN_IF_ERROR(s);
+    parser.sequence() ? builder.AddSequenceExample(parser.sequence_example())
+                      : builder.AddExample(parser.example());
+    return Status::OK();
+  };
+  ProblemLog problems(opts.max_errors);
+  int exit_code = kExitOk;
+  for (const auto& path : paths) {
+    exit_code = std::max(exit_code, ExitCodeOf(inspect::ScanFile(path, scan, add, problems.callback())));
+  }
+  problems.Finish();
+  // A spec from part of the data would look complete: print none when records were lost.
+  if (exit_code != kExitOk) {
+    std::fprintf(stderr, "tfq: error: no spec printed: not every record could be read (see above)\n");
+    return exit_code;
+  }
+  Result<inspect::InferredSpec> spec = builder.Finish();
+  if (!spec.ok()) return ReportError(spec.status());
+  Result<std::string> text = inspect::FormatSpec(*spec, *format);
+  if (!text.ok()) return ReportError(text.status());
+  std::fputs(text->c_str(), stdout);
+  return kExitOk;
+}
+
+namespace {
+
+struct PlacedAnomaly {
+  std::string path;  // empty: about all records together
+  uint64_t record = 0;
+  uint64_t byte = 0;
+  inspect::Anomaly anomaly;
+};
+
+std::string AnomalyLine(const PlacedAnomaly& a) {
+  const std::string place = a.path.empty() ? "all records"
+                                           : a.path + ": record " + std::to_string(a.record) +
+                                                 " (byte " + std::to_string(a.byte) + ")";
+  return place + ": " + a.anomaly.type + ": feature '" + a.anomaly.feature + "': " + a.anomaly.detail;
+}
+
+nlohmann::json AnomalyJson(const PlacedAnomaly& a) {
+  nlohmann::json j = {{"anomaly", a.anomaly.type},
+                      {"feature", a.anomaly.feature},
+                      {"detail", a.anomaly.detail}};
+  j["file"] = a.path.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.path);
+  j["record"] = a.path.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.record);
+  j["byte"] = a.path.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.byte);
+  return j;
+}
+
+}  // namespace
+
+int RunValidate(const InspectOptions& opts, const std::vector<std::string>& paths,
+                const inspect::ScanOptions& scan) {
+  Result<inspect::TfdvSchema> schema = inspect::ReadTfdvSchemaFile(opts.validate);
+  if (!schema.ok()) {
+    // A schema that does not parse is a wrong argument (exit 2), kept apart from anomalies in
+    // the records (exit 3), which scripts act on.
+    const Status& s = schema.status();
+    return ReportError(s.code() == StatusCode::kInvalidData
+                           ? Status::InvalidArgument("--validate: " + s.message())
+                           : s.WithPrefix("--validate"));
+  }
+  inspect::SchemaValidator validator(*schema);
+  inspect::PayloadParser parser(opts.sequence);
+  std::vector<PlacedAnomaly> kept;  // the first --max-errors
+  std::map<std::string, uint64_t> counts;
+  uint64_t anomalies = 0, records = 0;
+  std::vector<inspect::Anomaly> found;
+  auto keep = [&](const std::string& path, uint64_t record, uint64_t byte) {
+    for (auto& a : found) {
+      ++counts[a.type];
+      if (anomalies++ < opts.max_errors) kept.push_back({path, record, byte, std::move(a)});
+    }
+    found.clear();
+  };
+  auto check = [&](std::string_view record, const tfrecord::RecordReader& reader) -> Status {
+    Status s = parser.Parse(record);
+    if (parser.found_sequence()) NoteSequenceFound(reader);
+    TFQ_RETURN_IF_ERROR(s);
+    parser.sequence() ? validator.CheckSequenceExample(parser.sequence_example(), &found)
+                      : validator.CheckExample(parser.example(), &found);
+    ++records;
+    keep(reader.name(), reader.record_index(), reader.record_offset());
+    return Status::OK();
+  };
+  ProblemLog problems(opts.max_errors);
+  int exit_code = kExitOk;
+  for (const auto& path : paths) {
+    exit_code = std::max(exit_code, ExitCodeOf(inspect::ScanFile(path, scan, check, problems.callback())));
+  }
+  problems.Finish();
+  validator.Finish(&found);
+  keep("", 0, 0);
+  if (anomalies > 0) exit_code = std::max(exit_code, kExitBadData);
+  if (opts.json) {
+    nlohmann::json list = nlohmann::json::array();
+    for (const auto& a : kept) list.push_back(AnomalyJson(a));
+    nlohmann::json by_type = nlohmann::json::object();
+    for (const auto& [type, n] : counts) by_type[type] = n;
+    std::printf("%s\n", ToJsonText(nlohmann::json({{"ok", exit_code == kExitOk},
+                                                    {"records", records},
+                                                    {"anomalies", anomalies},
+                                                    {"anomaly_counts", by_type},
+                                                    {"listed", list}}))
+                            .c_str());
+    return exit_code;
+  }
+  for (const auto& a : kept) std::printf("%s\n", AnomalyLine(a).c_str());
+  if (anomalies > kept.size()) {
+    std::printf("%llu more anomalies not listed (%llu in all; --max-errors sets how many are)\n",
+                static_cast<unsigned long long>(anomalies - kept.size()),
+                static_cast<unsigned long long>(anomalies));
+  }
+  if (exit_code == kExitOk) {
+    std::printf("OK: %s in %s match %s\n", CountOf(records, "record").c_str(),
+                CountOf(paths.size(), "file").c_str(), opts.validate.c_str());
+  } else if (anomalies > 0) {
+    std::fprintf(stderr, "FAILED: %s in %s\n", (std::to_string(anomalies) + (anomalies == 1 ? " anomaly" : " anomalies")).c_str(),
+                 CountOf(records, "record").c_str());
+  }
+  return exit_code;
+}
+
+}  // namespace tfq::app
