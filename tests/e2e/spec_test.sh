@@ -194,7 +194,21 @@ if have_shared; then
     PYTHONPATH="$W/stubs" $PY -c 'exec(open(__import__("sys").argv[1]).read())' "$W/corpus_tf.py" \
       || fail "--spec tf of $f does not evaluate"
   done
-  # The tfrecorder schema.pbtxt shipped with its data (written by TFDV) checks that data.
+  # docs/specs.md shows this output.
+  expect_exit 0 "$TFQ" inspect -q --spec tf "$C/tfrecorder/train-00000-of-00001.tfrecord.gz"
+  expect_stdout '# Inferred by tfq inspect --spec from 2 records (docs/specs.md).
+import tensorflow as tf
+
+features = {
+    "image": tf.io.FixedLenFeature([], tf.string),
+    "image_channels": tf.io.FixedLenFeature([], tf.int64),
+    "image_height": tf.io.FixedLenFeature([], tf.int64),
+    "image_name": tf.io.FixedLenFeature([], tf.string),
+    "image_width": tf.io.FixedLenFeature([], tf.int64),
+    "label": tf.io.FixedLenFeature([], tf.int64),
+    "split": tf.io.FixedLenFeature([], tf.string),
+}'
+  # The tfrecorder schema.pbtxt shipped with its data checks that data.
   expect_exit 0 "$TFQ" inspect -q --validate "$C/tfrecorder/schema.pbtxt" "$C/tfrecorder/train-00000-of-00001.tfrecord.gz"
   expect_stdout "OK: 2 records in 1 file match $C/tfrecorder/schema.pbtxt"
   expect_exit 3 "$TFQ" inspect -q --spec dali "$C/tft/sequence_example/data_tfrecord.gz"
