@@ -130,6 +130,37 @@ def test_ranks_are_disjoint_and_complete_with_equal_batch_counts(parts, world_si
     assert len(ids) == len(set(ids)) and sorted(ids) == list(range(60))
 
 
+@pytest.mark.parametrize("name", ["r.tfrecord", "r.tfrecord.gz", "r.tfrecord.zz"])
+def test_record_file_indexes_slices_iterates_and_offsets_as_a_sequence(tmp_path, name):
+    rows = [{"id": i, "pad": b"x" * (i % 7)} for i in range(30)]
+    path = write_examples(tmp_path / name, rows)
+    records = [tfq.encode_example(r) for r in rows]
+    f = tfq.RecordFile(path)
+    assert list(f) == records
+    for s in (slice(None), slice(5, 9), slice(-3, None), slice(None, None, -4), slice(40, 50), slice(2, 20, 3)):
+        assert f[s] == records[s]
+    assert f[-30] == records[0] and f[np.int64(4)] == records[4]
+    for bad in (30, -31):
+        with pytest.raises(IndexError):
+            f[bad]
+        with pytest.raises(IndexError):
+            f.offset(bad)
+    # offsets in the uncompressed stream: each record is a 12-byte header, the data, a 4-byte CRC
+    ends = np.cumsum([0] + [16 + len(r) for r in records])
+    assert [f.offset(i) for i in range(30)] == ends[:-1].tolist() and f.offset(-1) == ends[-2]
+
+
+def test_record_file_reads_from_several_threads(tmp_path):
+    from concurrent.futures import ThreadPoolExecutor
+    path = write_examples(tmp_path / "r.tfrecord", [{"id": i, "blob": b"%d" % i * 100} for i in range(2000)])
+    f = tfq.RecordFile(path)
+    order = list(range(2000)) * 2
+    random.Random(3).shuffle(order)
+    with ThreadPoolExecutor(4) as pool:
+        got = list(pool.map(lambda i: tfq.parse_example(f[i])["id"][0], order))
+    assert got == order
+
+
 @pytest.mark.parametrize("name", ["r.tfrecord", "r.tfrecord.gz"])
 def test_record_file_random_access(tmp_path, name):
     path = write_examples(tmp_path / name, [{"id": i} for i in range(50)])
