@@ -100,7 +100,9 @@ class BatchIterator {
   BatchIterator(const pipeline::PipelineOptions& options, std::vector<std::vector<py::ssize_t>> dense_shapes,
                 py::object ragged_type, const std::string& state)
       : ragged_type_(std::move(ragged_type)),
-        padding_mask_(options.read.world_size > 1 && options.read.rank_balance == pipeline::RankBalance::kPad) {
+        // Every batch of a "pad" Dataset has the mask, also where no row is padded (one rank, or
+        // ranks of equal shares), so that a loop reads the same keys in every setting.
+        padding_mask_(options.read.rank_balance == pipeline::RankBalance::kPad) {
     for (auto& s : dense_shapes) shapes_.push_back(ColumnShape{std::move(s)});
     Result<std::unique_ptr<BatchStream>> opened = Status::Internal("not opened");
     {
@@ -124,6 +126,7 @@ class BatchIterator {
       if (wait == BatchStream::Wait::kBatch) return BatchToDict(&batch_, shapes_, padding_mask_, ragged_type_);
       if (wait == BatchStream::Wait::kEnd) {
         Status status = stream_->status();
+        exhausted_ = status.ok();
         Close();
         if (!status.ok() && status.code() != StatusCode::kCancelled) throw StatusError(std::move(status));
         break;
@@ -153,6 +156,8 @@ class BatchIterator {
   }
 
   bool closed() const { return stream_ == nullptr; }
+  // The pass ran to its end (not closed early, no error): what comes next is a fresh pass.
+  bool exhausted() const { return exhausted_; }
   // SaveState's JSON text after the batches this iterator returned; the final state once it ended.
   std::string state() {
     if (stream_) final_state_ = Unwrap(stream_->SaveState());
@@ -163,7 +168,8 @@ class BatchIterator {
 
  private:
   std::shared_ptr<BatchStream> stream_;
-  bool in_next_ = false;  // a Next is waiting with the GIL released (guarded by the GIL)
+  bool in_next_ = false;
+  bool exhausted_ = false;  // a Next is waiting with the GIL released (guarded by the GIL)
   pipeline::Batch batch_;
   std::vector<ColumnShape> shapes_;
   py::object ragged_type_;
@@ -282,6 +288,7 @@ void RegisterPipeline(py::module_& m) {
       .def("__next__", &BatchIterator::Next)
       .def("close", &BatchIterator::Close)
       .def_property_readonly("closed", &BatchIterator::closed)
+      .def_property_readonly("exhausted", &BatchIterator::exhausted)
       .def_property_readonly("files", &BatchIterator::files)
       .def_property_readonly("skip_stats", &BatchIterator::skip_stats);
 

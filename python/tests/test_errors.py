@@ -121,6 +121,11 @@ def test_forced_compression_that_does_not_match(five):
      tfq.InvalidArgumentError, "pipeline: feature 'id': the default has 3 values; give 1 or 2"),
     (dict(batch_size=1, features={"": tfq.VarLen("int64")}), tfq.InvalidArgumentError,
      "pipeline: a feature spec has an empty key"),
+    (dict(batch_size=1, rank_balance="pad", features={"__padding__": tfq.FixedLen("int64")}), ValueError,
+     "feature '__padding__': the name is reserved for the padding mask of rank_balance=\"pad\""),
+    (dict(batch_size=1, bucket_by="t", bucket_boundaries=[2], bucket_batch_sizes=[1, 1],
+          features={"t": tfq.VarLen("int64"), "t__lengths": tfq.FixedLen("int64")}), ValueError,
+     "feature 't__lengths': the name is reserved for the row lengths of the padded column 't'"),
 ])
 def test_bad_options_raise_at_construction_with_the_core_message(five, kwargs, error, message):
     with pytest.raises(error) as e:

@@ -26,29 +26,98 @@ def parts(tmp_path):
     return str(tmp_path / "part-*.tfrecord")
 
 
+FEATURES = {"id": tfq.FixedLen("int64"), "tokens": tfq.VarLen("int64")}
+
+# Prints, for each saved state, the batches a new Dataset loaded with it gives (up to a count).
 RESUME = textwrap.dedent("""
     import json, sys
     import tfq
-    kwargs, state = json.loads(sys.argv[1]), json.loads(sys.argv[2])
-    ds = tfq.Dataset(kwargs.pop("paths"), features={"id": tfq.FixedLen("int64")}, **kwargs)
-    ds.load_state_dict(state)
-    print(json.dumps([b["id"].tolist() for b in ds]))
+    from test_resume_ranks_random_access import FEATURES, batch_values
+    kwargs, runs = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+    paths = kwargs.pop("paths")
+    out = []
+    for state, count in runs:
+        ds = tfq.Dataset(paths, features=FEATURES, **kwargs)
+        ds.load_state_dict(state)
+        it = iter(ds)
+        out.append([batch_values(b) for b, _ in zip(it, range(count))])
+        it.close()
+    print(json.dumps(out))
 """)
 
-def test_resume_in_a_new_process_continues_with_exactly_the_next_batches(parts):
-    kwargs = dict(batch_size=7, shuffle_buffer=20, shuffle_files=True, seed=3, epochs=2)
-    full = [b["id"].tolist() for b in tfq.Dataset(parts, features=ID, **kwargs)]
-    for stop_at in random.Random(1).sample(range(len(full)), 4) + [0]:
-        ds = tfq.Dataset(parts, features=ID, **kwargs)
+
+def batch_values(batch):
+    """A batch as JSON-able lists: every key (padded columns, lengths, the padding mask too)."""
+    return {k: v.to_list() if isinstance(v, tfq.Ragged) else v.tolist() for k, v in sorted(batch.items())}
+
+
+def first_batches(ds, count):
+    it = iter(ds)
+    batches = [batch_values(b) for b, _ in zip(it, range(count))]
+    it.close()
+    return batches
+
+
+BUCKETS = dict(bucket_by="tokens", bucket_boundaries=[3, 6], bucket_batch_sizes=[4, 3, 2])
+
+
+@pytest.mark.parametrize("kwargs", [
+    dict(batch_size=7, shuffle_buffer=20, shuffle_files=True, seed=3, epochs=2),
+    dict(batch_size=3, shuffle_buffer=8, seed=1, epochs=2, rank=1, world_size=4, rank_balance="pad"),
+    dict(batch_size=3, shuffle_buffer=8, seed=1, epochs=2, rank=0, world_size=2, rank_split="record"),
+    dict(batch_size=4, global_shuffle=True, seed=5, epochs=3),
+    dict(batch_size=4, global_shuffle=True, seed=5, epochs=2, rank=2, world_size=3, rank_balance="pad"),
+    dict(batch_size=2, shuffle_buffer=5, seed=2, epochs=2, **BUCKETS),
+    dict(batch_size=2, shuffle_buffer=5, seed=2, epochs=2, pad=False, **BUCKETS),
+    dict(batch_size=5, shuffle_buffer=9, shuffle_files=True, seed=4, epochs=None),  # forever
+], ids=["shuffle-epochs", "ranks-pad", "ranks-by-record", "global", "global-ranks-pad", "buckets",
+        "buckets-ragged", "forever"])
+def test_resume_in_a_new_process_continues_with_exactly_the_next_batches(parts, kwargs):
+    horizon = 60  # batches compared (a pass forever has no end)
+    full = first_batches(tfq.Dataset(parts, features=FEATURES, **kwargs), horizon)
+    stops = [0] + random.Random(str(kwargs)).sample(range(1, len(full)), 4)
+    runs = []
+    for stop_at in stops:
+        ds = tfq.Dataset(parts, features=FEATURES, **kwargs)
         it = iter(ds)
         for _ in range(stop_at):
             next(it)
-        state = ds.state_dict()
+        runs.append((ds.state_dict(), len(full) - stop_at))
         it.close()
-        run = subprocess.run([sys.executable, "-c", RESUME, json.dumps({"paths": parts, **kwargs}),
-                              json.dumps(state)], capture_output=True, text=True, check=True,
-                             cwd=os.path.join(REPO, "python", "tests"))
-        assert json.loads(run.stdout) == full[stop_at:]
+    run = subprocess.run([sys.executable, "-c", RESUME, json.dumps({"paths": parts, **kwargs}),
+                          json.dumps(runs)], capture_output=True, text=True,
+                         cwd=os.path.join(REPO, "python", "tests"))
+    assert run.returncode == 0, run.stderr
+    for stop_at, resumed in zip(stops, json.loads(run.stdout)):
+        assert resumed == full[stop_at:], f"resumed after {stop_at} batches"
+
+
+def test_each_iter_is_a_fresh_pass_or_once_the_loaded_state(parts):
+    kwargs = dict(batch_size=4, shuffle_buffer=10, seed=1, epochs=2, features=FEATURES)
+    full = first_batches(tfq.Dataset(parts, **kwargs), 1000)
+    ds = tfq.Dataset(parts, **kwargs)
+    it = iter(ds)
+    for _ in range(5):
+        next(it)
+    state = json.loads(json.dumps(ds.state_dict()))
+    assert first_batches(ds, 1000) == full  # a second iter() starts over
+    resumed = tfq.Dataset(parts, **kwargs)
+    resumed.load_state_dict(state)
+    assert resumed.state_dict() == state  # loaded, not yet iterated
+    assert first_batches(resumed, 1000) == full[5:]  # the loaded state, once
+    assert first_batches(resumed, 1000) == full  # then fresh passes
+
+
+def test_a_state_saved_after_a_pass_ended_resumes_with_a_fresh_pass(parts):
+    """As in the uninterrupted run, where the next iter() after a pass is a fresh pass (torchdata's
+    StatefulDataLoader does the same): an epoch-end checkpoint must not resume into an empty pass."""
+    kwargs = dict(batch_size=4, shuffle_buffer=10, seed=1, features=FEATURES)
+    ds = tfq.Dataset(parts, **kwargs)
+    full = [batch_values(b) for b in ds]
+    state = json.loads(json.dumps(ds.state_dict()))
+    resumed = tfq.Dataset(parts, **kwargs)
+    resumed.load_state_dict(state)
+    assert [batch_values(b) for b in resumed] == full
 
 
 @pytest.mark.parametrize("world_size", [2, 3])
@@ -59,6 +128,37 @@ def test_ranks_are_disjoint_and_complete_with_equal_batch_counts(parts, world_si
     assert len({len(batches) for batches in per_rank}) == 1  # every rank takes the same steps
     ids = [i for batches in per_rank for batch in batches for i in batch]
     assert len(ids) == len(set(ids)) and sorted(ids) == list(range(60))
+
+
+@pytest.mark.parametrize("name", ["r.tfrecord", "r.tfrecord.gz", "r.tfrecord.zz"])
+def test_record_file_indexes_slices_iterates_and_offsets_as_a_sequence(tmp_path, name):
+    rows = [{"id": i, "pad": b"x" * (i % 7)} for i in range(30)]
+    path = write_examples(tmp_path / name, rows)
+    records = [tfq.encode_example(r) for r in rows]
+    f = tfq.RecordFile(path)
+    assert list(f) == records
+    for s in (slice(None), slice(5, 9), slice(-3, None), slice(None, None, -4), slice(40, 50), slice(2, 20, 3)):
+        assert f[s] == records[s]
+    assert f[-30] == records[0] and f[np.int64(4)] == records[4]
+    for bad in (30, -31):
+        with pytest.raises(IndexError):
+            f[bad]
+        with pytest.raises(IndexError):
+            f.offset(bad)
+    # offsets in the uncompressed stream: each record is a 12-byte header, the data, a 4-byte CRC
+    ends = np.cumsum([0] + [16 + len(r) for r in records])
+    assert [f.offset(i) for i in range(30)] == ends[:-1].tolist() and f.offset(-1) == ends[-2]
+
+
+def test_record_file_reads_from_several_threads(tmp_path):
+    from concurrent.futures import ThreadPoolExecutor
+    path = write_examples(tmp_path / "r.tfrecord", [{"id": i, "blob": b"%d" % i * 100} for i in range(2000)])
+    f = tfq.RecordFile(path)
+    order = list(range(2000)) * 2
+    random.Random(3).shuffle(order)
+    with ThreadPoolExecutor(4) as pool:
+        got = list(pool.map(lambda i: tfq.parse_example(f[i])["id"][0], order))
+    assert got == order
 
 
 @pytest.mark.parametrize("name", ["r.tfrecord", "r.tfrecord.gz"])
@@ -97,3 +197,15 @@ def test_global_order_is_a_seeded_permutation(parts):
         return collect(tfq.Dataset(parts, batch_size=8, features=ID, global_shuffle=True, seed=seed))["id"].tolist()
     a = ids(1)
     assert a == ids(1) and a != ids(2) and sorted(a) == list(range(60))
+
+
+@pytest.mark.parametrize("world_size", [1, 2])
+def test_every_batch_of_a_pad_dataset_has_the_padding_mask(parts, world_size):
+    """The key does not come and go with the setting (one rank, DataLoader workers): a loop
+    that masks the loss reads it always."""
+    ds = tfq.Dataset(parts, batch_size=7, features=ID, rank_balance="pad", world_size=world_size,
+                     rank_split="file")  # 6 files of 10: equal shares, nothing padded
+    batches = list(ds)
+    assert all(b["__padding__"].dtype == bool and b["__padding__"].shape == b["id"].shape for b in batches)
+    assert not any(b["__padding__"].any() for b in batches)
+    assert "__padding__" not in next(iter(tfq.Dataset(parts, batch_size=7, features=ID, world_size=2)))

@@ -61,3 +61,34 @@ def test_a_dataset_pickles_for_spawned_workers(parts):
     ds = tfq.Dataset(parts, batch_size=8, shuffle_buffer=10, seed=5, features=ID)
     copy = pickle.loads(pickle.dumps(ds))
     assert collect(copy)["id"].tolist() == collect(ds)["id"].tolist()
+
+
+@pytest.fixture
+def uneven(tmp_path):
+    """5 files of 7, 10, 13, 16 and 19 records: ids file * 100 + i."""
+    for f in range(5):
+        write_examples(tmp_path / f"u{f}.tfrecord", [{"id": f * 100 + i} for i in range(7 + 3 * f)])
+    return str(tmp_path / "u*.tfrecord")
+
+
+@pytest.mark.parametrize("balance", ["drop", "pad"])
+@pytest.mark.parametrize("world_size, workers", [(2, 2), (2, 3), (3, 2)])
+def test_workers_within_ranks_are_disjoint_and_take_equal_steps(uneven, monkeypatch, balance, world_size,
+                                                                 workers):
+    """Each worker of each rank is a rank of world_size * workers: disjoint shares, and the same
+    number of batches on every worker of every rank, so that the ranks stay in step."""
+    counts, real, padded = [], [], 0
+    for rank in range(world_size):
+        for worker in range(workers):
+            monkeypatch.setattr(_dataset, "_torch_worker", lambda w=worker: (w, workers))
+            batches = list(tfq.Dataset(uneven, batch_size=3, shuffle_buffer=4, seed=1, features=ID,
+                                       rank=rank, world_size=world_size, rank_balance=balance))
+            counts.append(len(batches))
+            for b in batches:
+                mask = b["__padding__"] if balance == "pad" else np.zeros(len(b["id"]), bool)
+                real += b["id"][~mask].tolist()
+                padded += int(mask.sum())
+    assert len(set(counts)) == 1
+    assert len(real) == len(set(real))
+    if balance == "pad":  # every record once, the rest repeats
+        assert sorted(real) == [f * 100 + i for f in range(5) for i in range(7 + 3 * f)]

@@ -121,9 +121,9 @@ class Dataset:
         covering every record of an epoch, the same number of batches on every rank (split by
         file when there are at least as many files as ranks, else by record: ``rank_split``
         "auto", "file" or "record"). ``rank_balance`` "drop" stops every rank at the smallest
-        share each epoch; "pad" repeats records up to the largest and marks them in the batch's
-        boolean array ``batch["__padding__"]``. With DataLoader workers each worker is a rank of
-        world_size * num_workers.
+        share each epoch; "pad" repeats records up to the largest and marks them in the boolean
+        array ``batch["__padding__"]``, which every batch of a "pad" Dataset has. With
+        DataLoader workers each worker is a rank of world_size * num_workers.
       global_shuffle: each epoch a seeded permutation of every record of every file, read by
         random access (instead of the interleave and the shuffle buffer).
       bucket_by, bucket_boundaries, bucket_batch_sizes: tf.data's bucket_by_sequence_length:
@@ -192,6 +192,7 @@ class Dataset:
                                       compression=compression, max_record_bytes=max_record_bytes,
                                       max_decompressed=max_decompressed)
         self._features = self._check_features(features)
+        self._check_reserved_keys(bucketing)
         self._native_options(None).validate()  # the core's checks and messages, at once
 
     @staticmethod
@@ -205,6 +206,19 @@ class Dataset:
             if not isinstance(spec, (FixedLen, VarLen)):
                 raise TypeError(f"feature '{name}': {spec!r} is not a tfq.FixedLen or tfq.VarLen")
         return dict(features)
+
+    def _check_reserved_keys(self, bucketing):
+        """Keys the batch dict adds must not hide a feature."""
+        reserved = {}
+        if self._args["rank_balance"] == "pad":
+            reserved["__padding__"] = "the padding mask of rank_balance=\"pad\""
+        if bucketing is not None and bucketing["pad"]:
+            for name, spec in self._features.items():
+                if isinstance(spec, VarLen):
+                    reserved[name + "__lengths"] = f"the row lengths of the padded column '{name}'"
+        for name in self._features:
+            if name in reserved:
+                raise ValueError(f"feature '{name}': the name is reserved for {reserved[name]}")
 
     @property
     def features(self):
@@ -308,11 +322,12 @@ class Dataset:
     # Resumable iteration, as torchdata's stateful datasets: state_dict() during (or after) a
     # pass, load_state_dict() on a new Dataset with the same arguments, then iterate.
     def state_dict(self):
-        """A JSON-serializable dict: where the current pass stands, after the batches it returned
-        (the last pass's end once it ended; the start before any pass)."""
-        if self._iterator is None:
-            if self._state is not None:
-                return self._state
+        """A JSON-serializable dict: where the current pass stands, after the batches it returned.
+        Before any pass, and once a pass has run to its end, it is the start of a fresh pass (what
+        the next iter() gives); after load_state_dict and before iterating, the loaded state."""
+        if self._state is not None:
+            return self._state
+        if self._iterator is None or self._iterator.exhausted:
             return {"tfq_dataset_state": 1, "pipeline": None}
         return {"tfq_dataset_state": 1, "pipeline": json.loads(self._iterator.state())}
 
@@ -323,6 +338,7 @@ class Dataset:
         if not isinstance(state, dict) or state.get("tfq_dataset_state") != 1:
             raise ValueError("load_state_dict takes what Dataset.state_dict() returned")
         self._state = state if state.get("pipeline") is not None else None
+        self._iterator = None  # state_dict() now tells where the loaded state stands
 
     def __repr__(self):
         return (f"tfq.Dataset({self._paths!r}, batch_size={self._args['batch_size']}, "
