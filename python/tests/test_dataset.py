@@ -180,8 +180,9 @@ def test_features_none_infers_them(tmp_path):
 
 def test_inference_refuses_mixed_kinds_and_empty_inputs(tmp_path):
     mixed = write_examples(tmp_path / "m.tfrecord", [{"a": 1}, {"a": 1.5}])
-    with pytest.raises(tfq.InvalidDataError, match="feature 'a' holds values of more than one kind in "
-                                                   "the first 2 records: give features= explicitly"):
+    with pytest.raises(tfq.InvalidDataError, match=r"feature 'a' holds values of more than one kind "
+                                                   r"\(float and int64\) in the 2 records looked at: "
+                                                   r"give features= explicitly"):
         tfq.Dataset(mixed, batch_size=1)
     empty = write_examples(tmp_path / "e.tfrecord", [])
     with pytest.raises(tfq.InvalidDataError, match=r"no records to infer the features from \(1 file\)"):

@@ -55,15 +55,16 @@ def test_no_thread_outlives_its_iterator(tmp_path):
     next(it)
     assert native_threads() > before  # reader, feeder, parse and hand-off threads
     del it  # dropped mid-stream
-    assert native_threads() == before
+    # At most as many as before: a thread of an earlier test (the FIFO feeder) may end meanwhile.
+    assert native_threads() <= before
     it = iter(tfq.Dataset(path, batch_size=10, features=ID))
     for _ in it:
         pass
-    assert native_threads() == before  # ended
+    assert native_threads() <= before  # ended
     it = iter(tfq.Dataset(path, batch_size=10, epochs=None, features=ID))
     next(it)
     it.close()
-    assert native_threads() == before  # closed
+    assert native_threads() <= before  # closed
 
 
 CTRL_C = textwrap.dedent("""
