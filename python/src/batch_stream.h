@@ -20,6 +20,7 @@
 #include <mutex>
 #include <thread>
 
+#include "buffer_recycler.h"
 #include "common/status.h"
 #include "pipeline/pipeline.h"
 
@@ -51,6 +52,9 @@ class BatchStream {
   // The pipeline's state after the batches Next handed out (not those still queued). Any thread.
   Result<std::string> SaveState() const { return pipeline_->SaveStateAfter(base_ + taken_.load()); }
   const std::vector<std::string>& files() const { return pipeline_->files(); }
+  // Where the batches' numeric buffers go back once Python is done with them: the consumer thread
+  // hands them to the pipeline with the batch memory it passes to Pipeline::Next.
+  const std::shared_ptr<BufferRecycler>& recycler() const { return recycler_; }
 
  private:
   explicit BatchStream(std::unique_ptr<pipeline::Pipeline> pipeline);
@@ -59,6 +63,7 @@ class BatchStream {
   std::unique_ptr<pipeline::Pipeline> pipeline_;
   const uint64_t base_;                // batches of the state the pipeline was opened from
   std::atomic<uint64_t> taken_{0};     // batches Next handed out
+  const std::shared_ptr<BufferRecycler> recycler_ = std::make_shared<BufferRecycler>();
   static constexpr size_t kReadyBatches = 4;
 
   std::mutex mu_;

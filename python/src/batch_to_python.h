@@ -2,7 +2,7 @@
 //
 // Numeric values and row splits are contiguous std::vectors: each is moved into a heap object
 // that a NumPy array's base capsule owns, so NumPy sees the pipeline's memory without a copy
-// (and the column is left empty). Bytes values become an object array of `bytes`, one copy
+// (and the column is left empty); when NumPy drops it, it goes to the BufferRecycler, if any. Bytes values become an object array of `bytes`, one copy
 // each: NumPy's fixed-width `S` arrays would drop trailing zero bytes.
 //
 // Needs the GIL.
@@ -10,12 +10,14 @@
 #define TFQ_PYTHON_BATCH_TO_PYTHON_H_
 
 #include <cstdint>
+#include <memory>
 #include <string_view>
 #include <vector>
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
+#include "buffer_recycler.h"
 #include "pipeline/batch.h"
 
 namespace tfq::python {
@@ -50,8 +52,8 @@ struct ColumnShape {
 // even out ranks (pipeline::RecordSource::padding).
 inline constexpr const char* kPaddingKey = "__padding__";
 pybind11::dict BatchToDict(pipeline::Batch* batch, const std::vector<ColumnShape>& shapes,
-                           bool padding_mask,
-                           const pybind11::object& ragged_type);
+                           bool padding_mask, const pybind11::object& ragged_type,
+                           const std::shared_ptr<BufferRecycler>& recycler);
 
 }  // namespace tfq::python
 

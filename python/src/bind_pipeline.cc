@@ -123,7 +123,9 @@ class BatchIterator {
         wait = stream_->Next(&batch_, kSignalPoll);
       }
       in_next_ = false;
-      if (wait == BatchStream::Wait::kBatch) return BatchToDict(&batch_, shapes_, padding_mask_, ragged_type_);
+      if (wait == BatchStream::Wait::kBatch) {
+        return BatchToDict(&batch_, shapes_, padding_mask_, ragged_type_, stream_->recycler());
+      }
       if (wait == BatchStream::Wait::kEnd) {
         Status status = stream_->status();
         exhausted_ = status.ok();

@@ -33,6 +33,22 @@ def test_numeric_columns_are_not_copied(numbered):
         assert arr.flags.c_contiguous and arr.flags.writeable
 
 
+def test_arrays_kept_stay_intact_while_dropped_ones_are_reused(tmp_path):
+    """The buffers of dropped arrays go back to the pipeline for later batches; those of arrays
+    still held (the array, a view of it, a tensor made from it) must never be written again."""
+    rows = [{"id": i, "tokens": list(range(i, i + i % 5))} for i in range(2000)]
+    path = write_examples(tmp_path / "r.tfrecord", rows)
+    features = {"id": tfq.FixedLen("int64"), "tokens": tfq.VarLen("int64")}
+    kept = []
+    for n, b in enumerate(tfq.Dataset(path, batch_size=10, features=features, epochs=3)):
+        if n % 7 == 0:  # hold some (a view, of the id), drop the rest
+            kept.append((n, b["id"][2:], b["tokens"]))
+    for n, ids, tokens in kept:
+        first = (n * 10) % 2000
+        assert ids.tolist() == list(range(first + 2, first + 10))
+        assert tokens.to_list() == [list(range(i, i + i % 5)) for i in range(first, first + 10)]
+
+
 def test_multidimensional_fixed_len_and_default(tmp_path):
     rows = [{"m": list(range(6))}, {}, {"m": [9] * 6}]
     path = write_examples(tmp_path / "m.tfrecord", rows)

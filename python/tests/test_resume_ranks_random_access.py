@@ -209,3 +209,21 @@ def test_every_batch_of_a_pad_dataset_has_the_padding_mask(parts, world_size):
     assert all(b["__padding__"].dtype == bool and b["__padding__"].shape == b["id"].shape for b in batches)
     assert not any(b["__padding__"].any() for b in batches)
     assert "__padding__" not in next(iter(tfq.Dataset(parts, batch_size=7, features=ID, world_size=2)))
+
+
+def test_a_state_loaded_into_a_dataset_with_other_arguments_is_refused_and_kept(parts):
+    ds = tfq.Dataset(parts, batch_size=4, shuffle_buffer=10, seed=1, features=ID)
+    it = iter(ds)
+    next(it)
+    state = ds.state_dict()
+    it.close()
+    for other in (dict(seed=2), dict(batch_size=5), dict(rank=1, world_size=2)):
+        kwargs = {**dict(batch_size=4, shuffle_buffer=10, seed=1, features=ID), **other}
+        wrong = tfq.Dataset(parts, **kwargs)
+        wrong.load_state_dict(state)
+        for _ in range(2):  # the refused state stays loaded: no silent fresh pass
+            with pytest.raises(tfq.InvalidArgumentError, match="saved by a pipeline with other files or options"):
+                iter(wrong)
+        assert wrong.state_dict() == state
+    with pytest.raises(ValueError, match="load_state_dict takes what Dataset.state_dict"):
+        ds.load_state_dict({"epoch": 3})

@@ -92,3 +92,17 @@ def test_workers_within_ranks_are_disjoint_and_take_equal_steps(uneven, monkeypa
     assert len(real) == len(set(real))
     if balance == "pad":  # every record once, the rest repeats
         assert sorted(real) == [f * 100 + i for f in range(5) for i in range(7 + 3 * f)]
+
+
+def test_dataloader_workers_of_two_ranks_take_equal_steps_and_mark_padding(uneven):
+    torch = pytest.importorskip("torch")
+    steps, real = [], []
+    for rank in range(2):
+        ds = tfq.Dataset(uneven, batch_size=3, features=ID, rank=rank, world_size=2, rank_balance="pad")
+        batches = list(torch.utils.data.DataLoader(ds, batch_size=None, num_workers=2))
+        steps.append(len(batches))
+        for b in batches:
+            assert b["__padding__"].dtype == torch.bool
+            real += b["id"][~b["__padding__"]].tolist()
+    assert steps[0] == steps[1]
+    assert sorted(real) == [f * 100 + i for f in range(5) for i in range(7 + 3 * f)]

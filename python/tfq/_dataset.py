@@ -314,9 +314,9 @@ class Dataset:
         options = self._native_options(_torch_worker())
         shapes = [list(spec.shape) if isinstance(spec, FixedLen) else []
                   for spec in self._features.values()]
-        state, self._state = self._state, None
-        text = json.dumps(state["pipeline"]) if state is not None else ""
+        text = json.dumps(self._state["pipeline"]) if self._state is not None else ""
         self._iterator = _tfq.BatchIterator(options, shapes, Ragged, text)
+        self._state = None  # used once, and only once it opened: a refused state stays loaded
         return self._iterator
 
     # Resumable iteration, as torchdata's stateful datasets: state_dict() during (or after) a
