@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 
@@ -84,25 +85,40 @@ Result<std::string_view> Dataset::Gzipped() {
   return std::string_view(*gzipped_);
 }
 
-Result<std::vector<std::string>> Dataset::Files() {
+Result<std::vector<std::string>> Dataset::Files(size_t shards) {
   if (!generated_) return sources_;
-  if (!temporary_) {
+  shards = std::clamp<size_t>(shards, 1, records_.size());
+  if (temporary_[shards].empty()) {
+    std::vector<std::unique_ptr<TemporaryFile>> made;  // removed again if a later one fails
     const char* dir = std::getenv("TMPDIR");
-    std::string path = std::string(dir && *dir ? dir : "/tmp") + "/tfq-bench-XXXXXX.tfrecord";
-    // mkstemps reserves a unique name; CreateOutputFile then replaces it atomically.
-    const int fd = mkstemps(path.data(), 9);
-    if (fd < 0) return Status::FromErrno(path, errno);
-    close(fd);
-    auto file = std::make_unique<TemporaryFile>();
-    file->path = path;
-    file->cleanup_slot = RegisterTemporaryPath(path);
-    Result<std::unique_ptr<OutputStream>> out = CreateOutputFile(path);
-    if (!out.ok()) return out.status();
-    TFQ_RETURN_IF_ERROR((*out)->Write(*framed_));
-    TFQ_RETURN_IF_ERROR((*out)->Close());
-    temporary_ = std::move(file);
+    const std::string pattern = std::string(dir && *dir ? dir : "/tmp") + "/tfq-bench-XXXXXX.tfrecord";
+    const char* begin = framed_->data();
+    for (size_t k = 0; k < shards; ++k) {
+      std::string path = pattern;
+      // mkstemps reserves a unique name; CreateOutputFile then replaces it atomically.
+      const int fd = mkstemps(path.data(), 9);
+      if (fd < 0) return Status::FromErrno(path, errno);
+      close(fd);
+      auto file = std::make_unique<TemporaryFile>();
+      file->path = path;
+      file->cleanup_slot = RegisterTemporaryPath(path);
+      made.push_back(std::move(file));
+      // Records [first, last) framed: from the header before the first payload on.
+      const size_t first = records_.size() * k / shards;
+      const size_t last = records_.size() * (k + 1) / shards;
+      const char* from = records_[first].data() - tfrecord::kHeaderSize;
+      const char* to = last < records_.size() ? records_[last].data() - tfrecord::kHeaderSize
+                                              : begin + framed_->size();
+      Result<std::unique_ptr<OutputStream>> out = CreateOutputFile(path);
+      if (!out.ok()) return out.status();
+      TFQ_RETURN_IF_ERROR((*out)->Write(std::string_view(from, static_cast<size_t>(to - from))));
+      TFQ_RETURN_IF_ERROR((*out)->Close());
+    }
+    temporary_[shards] = std::move(made);
   }
-  return std::vector<std::string>{temporary_->path};
+  std::vector<std::string> paths;
+  for (const std::unique_ptr<TemporaryFile>& file : temporary_[shards]) paths.push_back(file->path);
+  return paths;
 }
 
 }  // namespace tfq::bench

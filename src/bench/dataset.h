@@ -10,6 +10,7 @@
 #define TFQ_BENCH_DATASET_H_
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -50,10 +51,11 @@ class Dataset {
   Result<std::string_view> Gzipped();
 
   // Files whose records, read in order and stopping once framed().size() framed bytes have been
-  // read, are exactly records(): the named files, or for generated data one temporary file made
-  // on the first call (in $TMPDIR or /tmp; removed by the destructor, and by the interrupt
-  // cleanup of io/cleanup.h on Ctrl-C).
-  Result<std::vector<std::string>> Files();
+  // read, are exactly records(): the named files, or for generated data `shards` temporary files
+  // holding consecutive runs of records (a training set is sharded; a workload that reads files
+  // in parallel needs several), made on the first call for that count (in $TMPDIR or /tmp;
+  // removed by the destructor, and by the interrupt cleanup of io/cleanup.h on Ctrl-C).
+  Result<std::vector<std::string>> Files(size_t shards = 1);
   // The compression to open Files() with: the one given to Load, kNone for a generated file.
   Compression files_compression() const { return compression_; }
 
@@ -71,7 +73,8 @@ class Dataset {
   std::unique_ptr<std::string> framed_;
   std::vector<std::string_view> records_;
   std::unique_ptr<std::string> gzipped_;
-  std::unique_ptr<TemporaryFile> temporary_;
+  // Generated files by shard count.
+  std::map<size_t, std::vector<std::unique_ptr<TemporaryFile>>> temporary_;
 };
 
 }  // namespace tfq::bench

@@ -3,7 +3,8 @@
 // consumes it. Records/s and batches/s.
 //
 // Self-threaded: one consumer, with the pipeline's own pools sized by the thread count (parse
-// threads = N, reader threads = min(N, open files)). Every feature of the first record becomes a
+// threads = N, reader threads = min(N, open files)); generated data is written as N files, all
+// open at once (named inputs: max(4, N) of them). Every feature of the first record becomes a
 // VarLenFeature of its kind (bytes in the views layout: values point into the records' read
 // blocks, which the batch keeps alive, as a training loop that hands them on would want),
 // which fits any Example dataset without a schema; a dataset where a key changes kind is skipped.
@@ -27,9 +28,7 @@ constexpr size_t kBatchSize = 32;
 class PipelineWorkload : public Workload {
  public:
   Status Prepare(Dataset& data, size_t) override {
-    Result<std::vector<std::string>> files = data.Files();
-    if (!files.ok()) return files.status();
-    files_ = std::move(files).value();
+    data_ = &data;
     compression_ = data.files_compression();
     records_ = data.records().size();
     ExampleView first;
@@ -76,10 +75,16 @@ class PipelineWorkload : public Workload {
 
  private:
   Result<std::unique_ptr<pipeline::Pipeline>> Open(size_t num_threads) const {
+    // Generated data is read as a training set sharded as many ways as there are threads (one
+    // file would leave the interleave a single reader however many cores there are, as
+    // tf.data's TFRecordDataset reads one file on one thread), each file open at once.
+    Result<std::vector<std::string>> files = data_->Files(num_threads);
+    if (!files.ok()) return files.status();
     pipeline::PipelineOptions o;
-    o.read.inputs = files_;
+    o.read.inputs = std::move(files).value();
     o.read.compression = compression_;
-    o.read.cycle_length = std::min<size_t>(4, files_.size());
+    // As tf.data's interleave with cycle_length=AUTOTUNE: a file open per thread (at least 4).
+    o.read.cycle_length = std::min<size_t>(std::max<size_t>(4, num_threads), o.read.inputs.size());
     o.read.reader_threads = std::min(num_threads, o.read.cycle_length);
     o.read.epochs = pipeline::kRepeatForever;
     o.batch_size = kBatchSize;
@@ -88,7 +93,7 @@ class PipelineWorkload : public Workload {
     return pipeline::Pipeline::Open(o);
   }
 
-  std::vector<std::string> files_;
+  Dataset* data_ = nullptr;  // the run's, outliving the workload's passes
   Compression compression_ = Compression::kNone;
   uint64_t records_ = 0;
   std::vector<pipeline::FeatureSpec> features_;

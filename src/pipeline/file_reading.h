@@ -43,6 +43,7 @@ struct FileTask {
   bool active = false;    // a reader thread is reading it now
   bool queued = false;    // waiting in the work queue
   bool finished = false;  // no more records will be added
+  bool look_ahead = false;  // read ahead before taking a slot: one burst only
   Status status;          // why reading ended, if not at a clean end (OnError::kStop only)
 };
 

@@ -27,9 +27,9 @@ Interleaver::Interleaver(const std::vector<std::string>* files, const ReadOption
       options_(options),
       slots_(options.cycle_length),
       // As much as the read-ahead buffers hold; a block is a burst plus at most one record.
-      pool_(RecordBlockPool::Create(options.cycle_length * options.file_buffer_records,
-                                    options.cycle_length * options.file_buffer_bytes,
-                                    2 * kBurstBytes)) {
+      pool_(RecordBlockPool::Create(
+          options.cycle_length * (options.file_buffer_records + kLookAheadRecords),
+          options.cycle_length * (options.file_buffer_bytes + kLookAheadBytes), 2 * kBurstBytes)) {
   context_.files = files_;
   context_.compression = options_.compression;
   context_.max_record_bytes = options_.max_record_bytes;
@@ -75,6 +75,8 @@ void Interleaver::StartEpoch(std::vector<uint32_t> order, uint32_t epoch,
     if (task) task->finished = true;
     task.reset();
   }
+  for (Task& task : look_ahead_) task->finished = true;
+  look_ahead_.clear();
   for (Task& task : work_) task->queued = false;
   work_.clear();
   ready_.clear();
@@ -97,6 +99,7 @@ void Interleaver::StartEpoch(std::vector<uint32_t> order, uint32_t epoch,
       work_.push_back(task);
       slots_[i] = std::move(task);
     }
+    TopUpLookAhead();
     work_cv_.notify_all();
     return;
   }
@@ -110,11 +113,33 @@ void Interleaver::StartEpoch(std::vector<uint32_t> order, uint32_t epoch,
 
 Interleaver::Task Interleaver::NextTask() {
   if (next_in_order_ >= order_.size()) return nullptr;
-  auto task = std::make_shared<internal::FileTask>(order_[next_in_order_++], epoch_);
-  task->queued = true;
-  work_.push_back(task);
-  work_cv_.notify_one();
+  Task task;
+  if (!look_ahead_.empty()) {
+    task = std::move(look_ahead_.front());
+    look_ahead_.pop_front();
+    task->look_ahead = false;
+    ++next_in_order_;
+    MaybeQueue(task);  // now with the whole file buffer
+  } else {
+    task = std::make_shared<internal::FileTask>(order_[next_in_order_++], epoch_);
+    task->queued = true;
+    work_.push_back(task);
+    work_cv_.notify_one();
+  }
+  TopUpLookAhead();
   return task;
+}
+
+void Interleaver::TopUpLookAhead() {
+  while (look_ahead_.size() < slots_.size() && next_in_order_ + look_ahead_.size() < order_.size()) {
+    auto task = std::make_shared<internal::FileTask>(order_[next_in_order_ + look_ahead_.size()], epoch_);
+    task->look_ahead = true;
+    task->queued = true;
+    // Behind the files in slots: a reader thread turns to it when they are full.
+    work_.push_back(task);
+    work_cv_.notify_one();
+    look_ahead_.push_back(std::move(task));
+  }
 }
 
 void Interleaver::LogAssign(size_t slot) {
@@ -129,6 +154,9 @@ void Interleaver::LogAssign(size_t slot) {
 }
 
 bool Interleaver::Full(const internal::FileTask& task) const {
+  if (task.look_ahead) {
+    return task.buffer.size() >= kLookAheadRecords || task.buffered_bytes >= kLookAheadBytes;
+  }
   return task.buffer.size() >= options_.file_buffer_records ||
          task.buffered_bytes >= options_.file_buffer_bytes;
 }
@@ -167,9 +195,11 @@ void Interleaver::ReaderLoop() {
     task->active = true;
     while (true) {
       const size_t max_records =
-          std::min(kBurstRecords, options_.file_buffer_records - task->buffer.size());
+          std::min(kBurstRecords, (task->look_ahead ? kLookAheadRecords : options_.file_buffer_records) -
+                                      task->buffer.size());
       const size_t max_bytes =
-          std::min(kBurstBytes, options_.file_buffer_bytes - task->buffered_bytes);
+          std::min(kBurstBytes, (task->look_ahead ? kLookAheadBytes : options_.file_buffer_bytes) -
+                                    task->buffered_bytes);
       lock.unlock();
       Status end;
       const bool more = internal::ReadBurst(context_, task.get(), max_records, max_bytes,

@@ -133,10 +133,11 @@ SkipStats Pipeline::skip_stats() const {
 
 uint64_t Pipeline::max_buffered_records() const {
   const ReadOptions& r = options_.read;
-  // Reader buffers (including bursts in progress) and what the stream took from them at once;
+  // Reader buffers (including bursts in progress) and the look-ahead files' first bursts; what
+  // the stream took from them at once;
   // the shuffle buffer and its incoming record; chunks issued and not yet taken by the consumer;
   // the consumer's pending rows (less than a chunk plus a batch) and the batch it holds.
-  return r.cycle_length * r.file_buffer_records + Interleaver::kTakeRecords +
+  return r.cycle_length * (r.file_buffer_records + Interleaver::kLookAheadRecords) + Interleaver::kTakeRecords +
          r.shuffle_buffer_size + 1 + max_in_flight_ * chunk_records_ + chunk_records_ +
          2 * options_.batch_size;
 }
