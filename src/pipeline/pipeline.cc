@@ -260,7 +260,8 @@ void Pipeline::ParseLoop() {
 
 // --- The consumer. ---
 
-Pipeline::Take Pipeline::TakeChunk(ParsedChunk* chunk, Status* end_status) {
+Pipeline::Take Pipeline::TakeChunk(ParsedChunk* chunk, Status* end_status,
+                                   std::chrono::steady_clock::time_point deadline) {
   // Handed-back batches go to the parse threads.
   std::unique_lock<std::mutex> lock(mu_);
   for (Batch& batch : consumer_spare_) {
@@ -283,7 +284,12 @@ Pipeline::Take Pipeline::TakeChunk(ParsedChunk* chunk, Status* end_status) {
       *end_status = feed_status_;
       return Take::kEnd;
     }
-    out_cv_.wait(lock);
+    if (deadline == std::chrono::steady_clock::time_point::max()) {
+      out_cv_.wait(lock);
+    } else {
+      if (std::chrono::steady_clock::now() >= deadline) return Take::kTimeout;
+      out_cv_.wait_until(lock, deadline);
+    }
   }
 }
 
@@ -425,24 +431,34 @@ Status Pipeline::RestorePending(const std::vector<std::vector<RecordSource>>& pe
 }
 
 bool Pipeline::Next(Batch* out) {
-  if (finished_) return false;
+  return NextFor(out, std::chrono::milliseconds::max()) == Wait::kBatch;
+}
+
+Pipeline::Wait Pipeline::NextFor(Batch* out, std::chrono::milliseconds timeout) {
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point now = Clock::now();
+  const Clock::time_point deadline =
+      timeout >= std::chrono::duration_cast<std::chrono::milliseconds>(Clock::time_point::max() - now)
+          ? Clock::time_point::max()
+          : now + timeout;
+  if (finished_) return Wait::kEnd;
   while (true) {
     if (stop_requested_.load(std::memory_order_acquire)) {
       Finish(Status::Cancelled("pipeline stopped"));
-      return false;
+      return Wait::kEnd;
     }
-    if (PopFull(out)) return true;
+    if (PopFull(out)) return Wait::kBatch;
     if (ending_) {
-      if (PopRemainder(out)) return true;
+      if (PopRemainder(out)) return Wait::kBatch;
       if (end_status_.ok()) {  // a clean end: the state says so
         std::lock_guard<std::mutex> lock(mirror_mu_);
         ended_clean_ = true;
       }
       Finish(std::move(end_status_));
-      return false;
+      return Wait::kEnd;
     }
     ParsedChunk chunk;
-    switch (TakeChunk(&chunk, &end_status_)) {
+    switch (TakeChunk(&chunk, &end_status_, deadline)) {
       case Take::kChunk:
         {
           std::lock_guard<std::mutex> lock(mirror_mu_);
@@ -459,7 +475,9 @@ bool Pipeline::Next(Batch* out) {
         break;
       case Take::kStopped:
         Finish(Status::Cancelled("pipeline stopped"));
-        return false;
+        return Wait::kEnd;
+      case Take::kTimeout:
+        return Wait::kTimeout;
     }
   }
 }

@@ -43,6 +43,7 @@
 #define TFQ_PIPELINE_PIPELINE_H_
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -80,6 +81,11 @@ class Pipeline {
   // Replaces *batch with the next batch and returns true (*batch's memory may be reused for later
   // batches); or returns false at the end, on error, or after Stop, and status() tells which.
   bool Next(Batch* batch);
+  // Next that gives up after `timeout` when no batch is ready: kTimeout, with nothing taken and
+  // *batch as it was (call again). For a consumer that must get control back while it waits (the
+  // Python binding runs Ctrl-C handlers between waits).
+  enum class Wait { kBatch, kEnd, kTimeout };
+  Wait NextFor(Batch* batch, std::chrono::milliseconds timeout);
   // OK after a normal end; the error; kCancelled after Stop. Meaningful once Next returned false.
   const Status& status() const { return status_; }
 
@@ -122,7 +128,7 @@ class Pipeline {
     std::vector<StreamEvent> log;
     Status status;
   };
-  enum class Take { kChunk, kEnd, kStopped };
+  enum class Take { kChunk, kEnd, kStopped, kTimeout };
   static constexpr uint64_t kNoFailure = ~uint64_t{0};
 
   Pipeline(const PipelineOptions& options, std::unique_ptr<RecordStream> stream,
@@ -143,7 +149,8 @@ class Pipeline {
   void ParseLoop();
   void ParseChunk(ExampleParser* parser, RawChunk* raw, ParsedChunk* parsed, SkipStats* skips);
   Batch* NextBatch(ParsedChunk* parsed);
-  Take TakeChunk(ParsedChunk* chunk, Status* end_status);
+  // Waits until `deadline` at most (kTimeout).
+  Take TakeChunk(ParsedChunk* chunk, Status* end_status, std::chrono::steady_clock::time_point deadline);
   void Finish(Status status);
 
   const PipelineOptions options_;

@@ -205,4 +205,58 @@ TEST_CASE("stopping a reader in the middle of a burst from a slow pipe is prompt
   CHECK(took < std::chrono::milliseconds(1000));
 }
 
+TEST_CASE("NextFor gives up after its timeout while the input is silent, and misses nothing") {
+  const std::string dir = tfq::testing::MakeTempDir();
+  const std::string fifo = dir + "/silent.fifo";
+  REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+  const std::vector<std::string> source = WriteExampleFiles(dir, {50});
+  std::string bytes;
+  {
+    std::FILE* f = std::fopen(source[0].c_str(), "rb");
+    REQUIRE(f != nullptr);
+    char buffer[4096];
+    size_t n;
+    while ((n = std::fread(buffer, 1, sizeof buffer, f)) > 0) bytes.append(buffer, n);
+    std::fclose(f);
+  }
+  std::atomic<bool> go{false};
+  std::thread writer([&] {
+    const int fd = open(fifo.c_str(), O_WRONLY);
+    if (fd < 0) return;
+    while (!go.load()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    const ssize_t written = write(fd, bytes.data(), bytes.size());
+    (void)written;
+    close(fd);
+  });
+  PipelineOptions o;
+  o.read.inputs = {fifo};
+  o.batch_size = 4;
+  o.features = {FixedLenInt64("index")};
+  auto pipeline = OpenPipeline(o);
+  Batch batch;
+  for (int i = 0; i < 3; ++i) {
+    const auto start = Clock::now();
+    CHECK(pipeline->NextFor(&batch, std::chrono::milliseconds(20)) == Pipeline::Wait::kTimeout);
+    CHECK(Clock::now() - start >= std::chrono::milliseconds(20));
+    CHECK(batch.rows == 0);
+  }
+  go.store(true);
+  std::vector<int64_t> seen;
+  Pipeline::Wait wait;
+  size_t timeouts = 0;
+  while ((wait = pipeline->NextFor(&batch, std::chrono::milliseconds(5))) != Pipeline::Wait::kEnd) {
+    if (wait == Pipeline::Wait::kTimeout) {
+      REQUIRE(++timeouts < 10000);
+      continue;
+    }
+    const std::vector<int64_t>& index = batch.columns[0].int64_values;
+    seen.insert(seen.end(), index.begin(), index.end());
+  }
+  writer.join();
+  CHECK(pipeline->status().ok());
+  REQUIRE(seen.size() == 50);
+  for (size_t i = 0; i < seen.size(); ++i) CHECK(seen[i] == static_cast<int64_t>(i));
+  CHECK(pipeline->NextFor(&batch, std::chrono::milliseconds(5)) == Pipeline::Wait::kEnd);
+}
+
 }  // namespace tfq::pipeline
