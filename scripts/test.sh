@@ -6,7 +6,7 @@
 #  2. AddressSanitizer + UndefinedBehaviorSanitizer build: the unit and end-to-end tests again;
 #     any sanitizer report fails the run.
 #  3. ThreadSanitizer build: the tests of the multithreaded parts (docs/reliability.md).
-#  4. Fuzzing (clang, libFuzzer): each target of tests/fuzz for TFQ_FUZZ_SECONDS (default 30).
+#  4. Fuzzing (clang, libFuzzer): each target of tests/fuzz for TFQ_FUZZ_SECONDS (default 20 in the suite).
 # Environment: TFQ_SHARED_DIR overrides where ../shared is; JOBS the build parallelism.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -62,7 +62,7 @@ stage "ThreadSanitizer tests"
 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 OMP_THREAD_LIMIT=1 ctest --test-dir build-tsan --output-on-failure -j"$jobs" -R "^unit\.(pipeline|convert|reshard|imageset|io|tfrecord)$"
 
 stage "Fuzzing: every libFuzzer target for a short while (scripts/fuzz.sh; TFQ_FUZZ_SECONDS each)"
-TFQ_FUZZ_SECONDS=${TFQ_FUZZ_SECONDS:-30} bash scripts/fuzz.sh
+TFQ_FUZZ_SECONDS=${TFQ_FUZZ_SECONDS:-20} bash scripts/fuzz.sh
 stage ""
 echo "== Time per stage ($(nproc) cores)"
 printf '%s\n' "${stage_times[@]}"
