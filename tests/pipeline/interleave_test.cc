@@ -3,8 +3,17 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <fstream>
+#include <iterator>
 #include <random>
 #include <set>
+#include <thread>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "pipeline_test_util.h"
 
@@ -201,6 +210,52 @@ TEST_CASE("seeded file shuffling: a permutation, the same for a seed, reshuffled
   const std::vector<uint32_t> same = file_order(7, 2, false);
   CHECK(std::vector<uint32_t>(same.begin() + 12, same.end()) ==
         std::vector<uint32_t>(same.begin(), same.begin() + 12));
+}
+
+TEST_CASE("the next file is opened and read ahead while the one before it is still being consumed") {
+  // cycle_length 1: file 1 (a FIFO) takes the slot only once file 0 is exhausted, but the
+  // look-ahead opens it at once (the writer's open() returns as soon as a reader opens the FIFO).
+  const std::string dir = tfq::testing::MakeTempDir();
+  const auto sources = WriteRawFiles(dir, {3, 2});
+  const std::string fifo = dir + "/next.fifo";
+  REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+  std::string bytes;
+  {
+    std::ifstream in(sources[1], std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  std::atomic<bool> opened{false};
+  std::atomic<bool> go{false};
+  std::thread writer([&] {
+    const int fd = open(fifo.c_str(), O_WRONLY);
+    if (fd < 0) return;
+    opened.store(true);
+    while (!go.load()) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    const ssize_t written = write(fd, bytes.data(), bytes.size());
+    (void)written;
+    close(fd);
+  });
+  auto stream = OpenStream(Options({sources[0], fifo}, 1, 1));
+  Record record;
+  REQUIRE(stream->Next(&record));
+  CHECK(record.source.file == 0);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (!opened.load() && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  const bool opened_early = opened.load();
+  go.store(true);
+  if (!opened_early) {  // unblock the writer so that the test ends either way
+    const int fd = open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
+    writer.join();
+    if (fd >= 0) close(fd);
+  }
+  CHECK(opened_early);
+  std::vector<Id> rest = DrainStream(stream.get());
+  if (opened_early) writer.join();
+  CHECK(stream->status().ok());
+  const std::vector<Id> expected = {{0, 1}, {0, 2}, {1, 0}, {1, 1}};
+  CHECK(rest == expected);
 }
 
 }  // namespace tfq::pipeline
