@@ -69,12 +69,31 @@ void FeatureStats::AddBytes(std::string_view v) {
   } else if (sketch_.size() < options_->sketch_counters) {
     sketch_.emplace(std::move(key), 1);
   } else {
-    auto smallest = std::min_element(sketch_.begin(), sketch_.end(),
-                                     [](const auto& a, const auto& b) { return a.second < b.second; });
-    const uint64_t count = smallest->second + 1;
-    sketch_.erase(smallest);
+    const uint64_t count = EvictSmallest() + 1;
     sketch_.emplace(std::move(key), count);
     sketch_exact_ = false;
+  }
+}
+
+uint64_t FeatureStats::EvictSmallest() {
+  // Counts only grow, and a new value enters above the smallest count, so the values found at the
+  // smallest count stay the smallest until they are evicted or counted again: one scan serves
+  // many evictions (a scan per eviction made --stats of a text column run at 10 MB/s).
+  while (true) {
+    if (evict_candidates_.empty()) {
+      evict_count_ = sketch_.begin()->second;
+      for (const auto& [value, n] : sketch_) evict_count_ = std::min(evict_count_, n);
+      for (const auto& [value, n] : sketch_) {
+        if (n == evict_count_) evict_candidates_.push_back(value);
+      }
+      std::reverse(evict_candidates_.begin(), evict_candidates_.end());  // the first found goes first
+    }
+    const std::string victim = std::move(evict_candidates_.back());
+    evict_candidates_.pop_back();
+    auto it = sketch_.find(victim);
+    if (it == sketch_.end() || it->second != evict_count_) continue;  // counted again since
+    sketch_.erase(it);
+    return evict_count_;
   }
 }
 

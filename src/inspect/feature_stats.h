@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 #include <unordered_map>
 
 #include <nlohmann/json.hpp>
@@ -41,6 +42,8 @@ class FeatureStats {
   static constexpr int kHistogramBuckets = 12;  // 0, 1, 2-3, 4-7, ..., >= 1024
   void AddNumber(double v);
   void AddBytes(std::string_view v);
+  // Space-Saving's eviction: removes a value with the smallest count; returns that count.
+  uint64_t EvictSmallest();
 
   const StatsOptions* options_;
   FeatureSchema schema_;
@@ -53,6 +56,8 @@ class FeatureStats {
   std::map<std::string, uint64_t> image_formats_;
   std::unordered_map<std::string, uint64_t> sketch_;  // value -> count (Space-Saving)
   bool sketch_exact_ = true;
+  std::vector<std::string> evict_candidates_;  // values at evict_count_ when last scanned, last first
+  uint64_t evict_count_ = 0;
 };
 
 // Statistics of every feature of a stream of records, for at most options.max_features names per

@@ -192,6 +192,38 @@ TEST_CASE("top values past the sketch's counters are upper bounds and say so") {
   CHECK(bytes["top_values"][1]["count"] == 30);
 }
 
+TEST_CASE("the sketch keeps Space-Saving's guarantees on skewed streams with many rare values") {
+  // Every count is an upper bound by at most N / counters, and every value seen more than
+  // N / counters times is kept: what evicting a value of the smallest count guarantees.
+  for (uint64_t seed = 1; seed <= 20; ++seed) {
+    std::mt19937_64 rng(seed);
+    StatsOptions options;
+    options.sketch_counters = 16;
+    options.top_k = 16;
+    Fed fed(options);
+    std::map<std::string, uint64_t> truth;
+    const int n = 3000;
+    for (int i = 0; i < n; ++i) {
+      // About half the values from 8 frequent ones, the rest mostly distinct.
+      const std::string v = rng() % 2 ? "f" + std::to_string(rng() % 8) : "r" + std::to_string(rng() % 2000);
+      ++truth[v];
+      fed.Add(Example{{{"s", Feature::Bytes({v})}}});
+    }
+    const nlohmann::json j = fed.stats.ToJson();
+    const auto& top = j["features"]["s"]["bytes"]["top_values"];
+    const uint64_t bound = n / options.sketch_counters;
+    std::map<std::string, uint64_t> reported;
+    for (const auto& e : top) reported[e["value"].get<std::string>()] = e["count"].get<uint64_t>();
+    for (const auto& [value, count] : reported) {
+      CHECK(count >= truth[value]);
+      CHECK(count - truth[value] <= bound);
+    }
+    for (const auto& [value, count] : truth) {
+      if (count > bound) CHECK_MESSAGE(reported.count(value) == 1, value, " seen ", count, " times");
+    }
+  }
+}
+
 TEST_CASE("feature names beyond --max-features are pooled, counted and reported") {
   StatsOptions options;
   options.max_features = 3;
