@@ -4,12 +4,14 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 
 #include "app_common.h"
 #include "commands.h"
 #include "common/byte_size.h"
+#include "common/cpus.h"
 #include "common/json_output.h"
 #include "io/glob.h"
 #include "progress.h"
@@ -135,6 +137,29 @@ int RunConvert(const ConvertFlags& flags) {
 }
 
 }  // namespace
+
+Result<ShardedOutputOptions> RecordOutputOptions(const ConvertFlags& flags) {
+  Result<Compression> compression = ParseCompression(flags.compression);
+  if (!compression.ok()) return compression.status();
+  ShardedOutputOptions options;
+  options.path = flags.output;
+  options.num_shards = flags.shards;
+  options.suffix = flags.suffix;
+  options.compression = *compression;
+  options.task_index = flags.task_index;
+  options.num_tasks = flags.num_tasks;
+  return options;
+}
+
+int ConversionThreads(const ConvertFlags& flags) {
+  return flags.threads > 0 ? std::min(flags.threads, UsableCpus()) : UsableCpus();
+}
+
+void SummarizeOutput(const ShardedOutput& output, ConvertSummary* summary) {
+  summary->outputs = output.paths();
+  summary->records = output.records();
+  summary->bytes = output.bytes();
+}
 
 Result<InputLimits> ParseInputLimits(const ConvertFlags& flags) {
   InputLimits limits;

@@ -38,7 +38,7 @@ TEST_CASE("JSON lines: a read error part-way names the input and stops") {
   const std::string text = JsonLines(1000);
   FailingInputStream in("rows.jsonl", text, text.size() / 2);
   uint64_t records = 0;
-  Status s = JsonLinesToRecords(&in, {}, [](std::string_view) { return Status::OK(); }, &records);
+  Status s = JsonLinesToRecords(&in, {}, [](std::string_view, std::span<const size_t>) { return Status::OK(); }, &records);
   CHECK(s.code() == StatusCode::kIoError);
   CHECK(Contains(s.message(), "rows.jsonl: read error at byte " + std::to_string(text.size() / 2)));
   CHECK(records < 1000);
@@ -51,9 +51,9 @@ TEST_CASE("JSON lines: a full disk behind the sink stops at once and is returned
   tfrecord::RecordWriter writer(&out);
   uint64_t records = 0;
   int calls_after_error = 0;
-  Status s = JsonLinesToRecords(in.get(), {}, [&](std::string_view r) {
+  Status s = JsonLinesToRecords(in.get(), {}, [&](std::string_view framed, std::span<const size_t> ends) {
     if (out.failures() > 0) ++calls_after_error;
-    return writer.Write(r);
+    return writer.WriteFramed(framed, ends.size());
   }, &records);
   CHECK(s.message() == "out.tfrecord: disk full (No space left on device); free some space or write elsewhere");
   CHECK(calls_after_error == 0);
