@@ -14,6 +14,7 @@
 #include "common/cpus.h"
 #include "common/json_output.h"
 #include "io/glob.h"
+#include "tfrecord/open.h"
 #include "progress.h"
 
 namespace tfq::app {
@@ -149,6 +150,21 @@ Result<ShardedOutputOptions> RecordOutputOptions(const ConvertFlags& flags) {
   options.task_index = flags.task_index;
   options.num_tasks = flags.num_tasks;
   return options;
+}
+
+Result<RecordOpener> RecordInputOpener(const ConvertFlags& flags) {
+  Result<Compression> compression = ParseCompression(flags.compression);
+  if (!compression.ok()) return compression.status();
+  Result<InputLimits> limits = ParseInputLimits(flags);
+  if (!limits.ok()) return limits.status();
+  tfrecord::RecordReaderOptions reader_options;
+  reader_options.max_record_bytes = limits->max_record_bytes;
+  return RecordOpener([c = *compression, reader_options, decompression = limits->decompression](
+                          const std::string& path) -> Result<std::unique_ptr<tfrecord::RecordReader>> {
+    auto in = tfrecord::OpenRecordInput(path, c, decompression);
+    if (!in.ok()) return in.status();
+    return std::make_unique<tfrecord::RecordReader>(std::move(in->stream), reader_options);
+  });
 }
 
 int ConversionThreads(const ConvertFlags& flags) {

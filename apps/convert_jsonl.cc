@@ -2,12 +2,10 @@
 #include "app_common.h"
 #include "convert.h"
 #include "convert/jsonl.h"
-#include "example/example_view.h"
+#include "convert/records_to_jsonl.h"
 #include "example/json_forms.h"
 #include "io/compression.h"
 #include "io/file_streams.h"
-#include "tfrecord/open.h"
-#include "tfrecord/record_reader.h"
 
 namespace tfq::app {
 namespace {
@@ -49,48 +47,24 @@ Status JsonLinesToTfRecord(const ConvertFlags& flags, const std::vector<std::str
 Status TfRecordToJsonLines(const ConvertFlags& flags, const std::vector<std::string>& inputs,
                            ConvertSummary* summary) {
   if (flags.shards) return Status::InvalidArgument("--shards applies to TFRecord output only");
+  RecordsToJsonLinesOptions options;
   Result<JsonForm> form = ParseJsonForm(flags.format);
   if (!form.ok()) return form.status();
-  Result<Compression> compression = ParseCompression(flags.compression);
-  if (!compression.ok()) return compression.status();
-  Result<InputLimits> limits = ParseInputLimits(flags);
-  if (!limits.ok()) return limits.status();
-  tfrecord::RecordReaderOptions reader_options;
-  reader_options.max_record_bytes = limits->max_record_bytes;
-  auto out = CreateOutputFile(flags.output);
-  if (!out.ok()) return out.status();
-  std::string buffer;
-  ExampleView example;
-  SequenceExampleView sequence;
-  for (const auto& path : inputs) {
-    auto in = tfrecord::OpenRecordInput(path, compression.value(), limits->decompression);
-    if (!in.ok()) return in.status();
-    tfrecord::RecordReader reader(std::move(in->stream), reader_options);
-    std::string_view record;
-    while (reader.Read(&record)) {
-      const std::string where = path + ": record " + std::to_string(reader.record_index());
-      if (flags.sequence) {
-        TFQ_RETURN_IF_ERROR(sequence.Parse(record).WithPrefix(where));
-        TFQ_RETURN_IF_ERROR(CheckJsonKeysDistinct(sequence).WithPrefix(where));
-        AppendSequenceExampleJson(sequence, form.value(), &buffer);
-      } else {
-        TFQ_RETURN_IF_ERROR(example.Parse(record).WithPrefix(where));
-        TFQ_RETURN_IF_ERROR(CheckJsonKeysDistinct(example).WithPrefix(where));
-        AppendExampleJson(example, form.value(), &buffer);
-      }
-      buffer += '\n';
-      ++summary->records;
-      if (buffer.size() >= (1 << 20)) {
-        TFQ_RETURN_IF_ERROR((*out)->Write(buffer));
-        buffer.clear();
-      }
-    }
-    TFQ_RETURN_IF_ERROR(reader.status());
-  }
-  TFQ_RETURN_IF_ERROR((*out)->Write(buffer));
-  summary->bytes = (*out)->bytes_written();
-  TFQ_RETURN_IF_ERROR((*out)->Close());
-  summary->outputs.push_back(flags.output);
+  options.form = *form;
+  options.sequence = flags.sequence;
+  options.threads = ConversionThreads(flags);
+  Result<RecordOpener> open = RecordInputOpener(flags);
+  if (!open.ok()) return open.status();
+  ShardedOutputOptions output_options;
+  output_options.path = flags.output;
+  auto output = ShardedOutput::Create(output_options);
+  if (!output.ok()) return output.status();
+  uint64_t records = 0;
+  TFQ_RETURN_IF_ERROR(RecordsToJsonLines(
+      inputs, *open, options,
+      [&](std::string_view text, uint64_t lines) { return (*output)->Write(0, text, lines); }, &records));
+  TFQ_RETURN_IF_ERROR((*output)->Close());
+  SummarizeOutput(**output, summary);
   return Status::OK();
 }
 

@@ -117,7 +117,7 @@ TEST_CASE("TFRecord -> CSV: a full disk and a bad input sector are reported as s
   SUBCASE("disk full") {
     FailingOutputStream out("out.csv", 1000);
     uint64_t rows = 0;
-    Status s = RecordsToCsv({"in.tfrecord"}, open, options, &out, &rows);
+    Status s = RecordsToCsv({"in.tfrecord"}, open, options, [&](std::string_view t, uint64_t) { return out.Write(t); }, &rows);
     // Written in blocks: the error shows in a Write or, for the last block, only in Close.
     if (s.ok()) s = out.Close();
     CHECK(s.message() == "out.csv: disk full (No space left on device); free some space or write elsewhere");
@@ -126,7 +126,7 @@ TEST_CASE("TFRecord -> CSV: a full disk and a bad input sector are reported as s
     read_budget = framed.size() / 3;
     FailingOutputStream out("out.csv", UINT64_MAX);
     uint64_t rows = 0;
-    Status s = RecordsToCsv({"in.tfrecord"}, open, options, &out, &rows);
+    Status s = RecordsToCsv({"in.tfrecord"}, open, options, [&](std::string_view t, uint64_t) { return out.Write(t); }, &rows);
     CHECK(s.code() == StatusCode::kIoError);
     CHECK(Contains(s.message(), "in.tfrecord"));
     CHECK(Contains(s.message(), "Input/output error"));
