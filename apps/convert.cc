@@ -4,14 +4,17 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 
 #include "app_common.h"
 #include "commands.h"
 #include "common/byte_size.h"
+#include "common/cpus.h"
 #include "common/json_output.h"
 #include "io/glob.h"
+#include "tfrecord/open.h"
 #include "progress.h"
 
 namespace tfq::app {
@@ -135,6 +138,44 @@ int RunConvert(const ConvertFlags& flags) {
 }
 
 }  // namespace
+
+Result<ShardedOutputOptions> RecordOutputOptions(const ConvertFlags& flags) {
+  Result<Compression> compression = ParseCompression(flags.compression);
+  if (!compression.ok()) return compression.status();
+  ShardedOutputOptions options;
+  options.path = flags.output;
+  options.num_shards = flags.shards;
+  options.suffix = flags.suffix;
+  options.compression = *compression;
+  options.task_index = flags.task_index;
+  options.num_tasks = flags.num_tasks;
+  return options;
+}
+
+Result<RecordOpener> RecordInputOpener(const ConvertFlags& flags) {
+  Result<Compression> compression = ParseCompression(flags.compression);
+  if (!compression.ok()) return compression.status();
+  Result<InputLimits> limits = ParseInputLimits(flags);
+  if (!limits.ok()) return limits.status();
+  tfrecord::RecordReaderOptions reader_options;
+  reader_options.max_record_bytes = limits->max_record_bytes;
+  return RecordOpener([c = *compression, reader_options, decompression = limits->decompression](
+                          const std::string& path) -> Result<std::unique_ptr<tfrecord::RecordReader>> {
+    auto in = tfrecord::OpenRecordInput(path, c, decompression);
+    if (!in.ok()) return in.status();
+    return std::make_unique<tfrecord::RecordReader>(std::move(in->stream), reader_options);
+  });
+}
+
+int ConversionThreads(const ConvertFlags& flags) {
+  return flags.threads > 0 ? std::min(flags.threads, UsableCpus()) : UsableCpus();
+}
+
+void SummarizeOutput(const ShardedOutput& output, ConvertSummary* summary) {
+  summary->outputs = output.paths();
+  summary->records = output.records();
+  summary->bytes = output.bytes();
+}
 
 Result<InputLimits> ParseInputLimits(const ConvertFlags& flags) {
   InputLimits limits;

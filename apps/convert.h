@@ -14,6 +14,8 @@
 #include <CLI/CLI.hpp>
 
 #include "common/status.h"
+#include "convert/records_to_text.h"
+#include "convert/sharded_output.h"
 #include "io/decompression_limit.h"
 
 namespace tfq::app {
@@ -64,6 +66,17 @@ struct ConvertSummary {
   // images --merge-manifests, for which "N records/s" would mean nothing).
   bool reported = false;
 };
+
+// Where records go for TFRecord output: -o itself, or --shards files named after it (only this
+// task's); --compression, where auto, from each file's name.
+Result<ShardedOutputOptions> RecordOutputOptions(const ConvertFlags& flags);
+// Opens TFRecord inputs as --compression (auto: sniffed), --max-record-size and
+// --max-decompressed say.
+Result<RecordOpener> RecordInputOpener(const ConvertFlags& flags);
+// --threads: all usable CPUs when 0, and never more (more would only compete for them).
+int ConversionThreads(const ConvertFlags& flags);
+// Fills the summary's outputs, records and bytes from a committed output.
+void SummarizeOutput(const ShardedOutput& output, ConvertSummary* summary);
 
 // One direction. `inputs` are expanded (globs resolved, directories kept as they are).
 struct Conversion {

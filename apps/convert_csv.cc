@@ -20,8 +20,6 @@
 #include "convert.h"
 #include "convert/csv_to_records.h"
 #include "csv/schema.h"
-#include "tfrecord/open.h"
-#include "tfrecord/sharded_writer.h"
 
 namespace tfq::app {
 
@@ -112,77 +110,9 @@ Result<CsvToRecordsOptions> MakeOptions(const ConvertFlags& flags, const std::st
   }
   // More threads than CPUs only compete for them (and 100000 would not start): capped, as the
   // image converter caps them.
-  o.threads = flags.threads > 0 ? std::min(flags.threads, UsableCpus()) : UsableCpus();
+  o.threads = ConversionThreads(flags);
   return o;
 }
-
-// Where the records go: one file, or shard k % N for record k (only this task's shards).
-class RecordOutputs {
- public:
-  Status Open(const ConvertFlags& flags) {
-    Result<Compression> compression = ParseCompression(flags.compression);
-    if (!compression.ok()) return compression.status();
-    if (flags.shards == 0) {
-      auto out = tfrecord::CreateRecordOutput(flags.output, *compression);
-      if (!out.ok()) return out.status();
-      single_ = std::move(out).value();
-      single_path_ = flags.output;
-      return Status::OK();
-    }
-    tfrecord::ShardedWriterOptions options;
-    options.prefix = flags.output;
-    options.num_shards = flags.shards;
-    options.suffix = flags.suffix;
-    options.compression = *compression == Compression::kAuto ? CompressionFromExtension(flags.suffix)
-                                                              : *compression;
-    options.task_index = flags.task_index;
-    options.num_tasks = flags.num_tasks;
-    auto sharded = tfrecord::ShardedRecordWriter::Create(options);
-    if (!sharded.ok()) return sharded.status();
-    sharded_ = std::move(sharded).value();
-    return Status::OK();
-  }
-
-  Status Write(std::string_view framed, std::span<const size_t> ends) {
-    if (single_) {
-      records_ += ends.size();
-      return single_->Write(framed);
-    }
-    size_t begin = 0;
-    for (size_t end : ends) {
-      const uint64_t shard = next_++ % sharded_->num_shards();
-      if (sharded_->owns(shard)) {
-        TFQ_RETURN_IF_ERROR(sharded_->WriteFramed(shard, framed.substr(begin, end - begin)));
-      }
-      begin = end;
-    }
-    return Status::OK();
-  }
-
-  // All shards or none (io/output_set.h). Counts what this task wrote.
-  Status Close(ConvertSummary* summary) {
-    if (single_) {
-      TFQ_RETURN_IF_ERROR(single_->Close());
-      summary->outputs = {single_path_};
-      summary->records = records_;
-      return Status::OK();
-    }
-    TFQ_RETURN_IF_ERROR(sharded_->Close());
-    for (const tfrecord::ShardInfo& shard : sharded_->shards()) {
-      if (shard.path.empty()) continue;  // another task's
-      summary->outputs.push_back(shard.path);
-      summary->records += shard.records;
-    }
-    return Status::OK();
-  }
-
- private:
-  std::unique_ptr<OutputStream> single_;
-  std::string single_path_;
-  std::unique_ptr<tfrecord::ShardedRecordWriter> sharded_;
-  uint64_t next_ = 0;
-  uint64_t records_ = 0;
-};
 
 Status CsvToTfRecord(const ConvertFlags& flags, const std::vector<std::string>& inputs,
                      ConvertSummary* summary) {
@@ -203,8 +133,10 @@ Status CsvToTfRecord(const ConvertFlags& flags, const std::vector<std::string>& 
       std::find(inputs.begin(), inputs.end(), "-") != inputs.end()) {
     return Status::InvalidArgument("--infer-rows all reads the input twice, which standard input cannot be");
   }
-  RecordOutputs outputs;
-  TFQ_RETURN_IF_ERROR(outputs.Open(flags));
+  Result<ShardedOutputOptions> output_options = RecordOutputOptions(flags);
+  if (!output_options.ok()) return output_options.status();
+  auto output = ShardedOutput::Create(*output_options);
+  if (!output.ok()) return output.status();
   CsvCallbacks callbacks;
   if (Tables().print_schema) {
     callbacks.on_schema = [](const csv::Schema& schema) {
@@ -215,11 +147,12 @@ Status CsvToTfRecord(const ConvertFlags& flags, const std::vector<std::string>& 
     };
   }
   callbacks.sink = [&](std::string_view framed, std::span<const size_t> ends) {
-    return outputs.Write(framed, ends);
+    return (*output)->WriteInTurn(framed, ends);
   };
   CsvProgress result;
   TFQ_RETURN_IF_ERROR(CsvToRecords(inputs, open, *options, callbacks, &result));
-  TFQ_RETURN_IF_ERROR(outputs.Close(summary));
+  TFQ_RETURN_IF_ERROR((*output)->Close());
+  SummarizeOutput(**output, summary);
   summary->rows = result.rows;
   if (result.skipped_rows > 0 && !flags.quiet) {
     PrintWarning("skipped " + std::to_string(result.skipped_rows) +

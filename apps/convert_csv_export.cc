@@ -5,8 +5,6 @@
 #include "convert/records_to_csv.h"
 #include "convert_csv.h"
 #include "io/compression.h"
-#include "io/file_streams.h"
-#include "tfrecord/open.h"
 
 namespace tfq::app {
 namespace {
@@ -30,21 +28,12 @@ Status TfRecordToCsv(const ConvertFlags& flags, const std::vector<std::string>& 
   options.bytes = *bytes;
   if (!t.exclude.empty()) return Status::InvalidArgument("--exclude applies to CSV input only; use --select");
   options.columns = t.select;
-  Result<Compression> compression = ParseCompression(flags.compression);
-  if (!compression.ok()) return compression.status();
-  const Compression input_compression = *compression;
+  Result<RecordOpener> open = RecordInputOpener(flags);
+  if (!open.ok()) return open.status();
   Result<InputLimits> limits = ParseInputLimits(flags);
   if (!limits.ok()) return limits.status();
   options.max_columns = static_cast<size_t>(limits->max_columns);
-  tfrecord::RecordReaderOptions reader_options;
-  reader_options.max_record_bytes = limits->max_record_bytes;
-  const DecompressionLimit decompression = limits->decompression;
-  RecordOpener open = [input_compression, reader_options, decompression](const std::string& path)
-      -> Result<std::unique_ptr<tfrecord::RecordReader>> {
-    auto in = tfrecord::OpenRecordInput(path, input_compression, decompression);
-    if (!in.ok()) return in.status();
-    return std::make_unique<tfrecord::RecordReader>(std::move(in->stream), reader_options);
-  };
+  options.threads = ConversionThreads(flags);
   if (options.columns.empty()) {
     for (const std::string& path : inputs) {
       if (path == "-") {
@@ -53,16 +42,17 @@ Status TfRecordToCsv(const ConvertFlags& flags, const std::vector<std::string>& 
       }
     }
   }
-  auto file = CreateOutputFile(flags.output);
-  if (!file.ok()) return file.status();
-  std::unique_ptr<OutputStream> out = std::move(file).value();
-  if (CompressionFromExtension(flags.output) == Compression::kGzip) {
-    out = NewCompressingStream(std::move(out), Compression::kGzip);
-  }
-  TFQ_RETURN_IF_ERROR(RecordsToCsv(inputs, open, options, out.get(), &summary->records));
-  summary->bytes = out->bytes_written();
-  TFQ_RETURN_IF_ERROR(out->Close());
-  summary->outputs.push_back(flags.output);
+  ShardedOutputOptions output_options;
+  output_options.path = flags.output;
+  if (CompressionFromExtension(flags.output) == Compression::kGzip) output_options.compression = Compression::kGzip;
+  auto output = ShardedOutput::Create(output_options);
+  if (!output.ok()) return output.status();
+  uint64_t rows = 0;
+  TFQ_RETURN_IF_ERROR(RecordsToCsv(
+      inputs, *open, options,
+      [&](std::string_view text, uint64_t n) { return (*output)->Write(0, text, n); }, &rows));
+  TFQ_RETURN_IF_ERROR((*output)->Close());
+  SummarizeOutput(**output, summary);
   summary->unit = "rows";
   return Status::OK();
 }

@@ -7,7 +7,8 @@
 #include <optional>
 #include <utility>
 
-#include "convert/csv_to_records_pipeline.h"
+#include "convert/csv_chunk_converter.h"
+#include "convert/ordered_map.h"
 #include "csv/infer.h"
 #include "io/compression.h"
 #include "io/file_streams.h"
@@ -18,7 +19,7 @@ namespace {
 // Bytes of parsed chunks held while the schema is inferred (the rows wait for their schema).
 constexpr size_t kMaxPrologueBytes = size_t{64} << 20;
 
-using internal::CsvRecordPool;
+using internal::CsvChunkConverter;
 using internal::CsvSlot;
 
 bool EndsWith(std::string_view s, std::string_view suffix) {
@@ -44,7 +45,7 @@ class Conversion {
   Status NoteColumns(const csv::RowBatch& batch, const csv::ChunkParser& parser, size_t index,
                      bool* known);
   Status StartConversion();
-  Status WriteSlot(const CsvSlot& slot);
+  Status WriteSlot(CsvSlot& slot);
   // Whether the prologue still needs rows for inference (never with kInferAll: done by then).
   bool Inferring() const {
     return !schema_ && options_.infer_rows != CsvToRecordsOptions::kInferAll &&
@@ -59,7 +60,8 @@ class Conversion {
   std::vector<std::string> names_;  // final column names; empty until known
   std::unique_ptr<csv::SchemaInferrer> inferrer_;
   std::optional<csv::Schema> schema_;
-  std::unique_ptr<CsvRecordPool> pool_;
+  std::unique_ptr<CsvChunkConverter> chunk_converter_;
+  std::unique_ptr<OrderedMapOf<CsvSlot>> pool_;
   CsvProgress progress_;
 };
 
@@ -151,12 +153,16 @@ Status Conversion::StartConversion() {
   if (callbacks_.on_schema) TFQ_RETURN_IF_ERROR(callbacks_.on_schema(*schema_));
   Result<csv::RowConverter> converter = csv::RowConverter::Make(*schema_, names_, na_);
   if (!converter.ok()) return converter.status();
-  pool_ = std::make_unique<CsvRecordPool>(options_.threads, options_.parse, names_, *converter,
-                                          [this](const CsvSlot& slot) { return WriteSlot(slot); });
+  chunk_converter_ =
+      std::make_unique<CsvChunkConverter>(options_.threads, options_.parse, names_, *converter);
+  pool_ = std::make_unique<OrderedMapOf<CsvSlot>>(
+      options_.threads,
+      [this](CsvSlot& slot, int worker) { return chunk_converter_->Convert(slot, worker); },
+      [this](CsvSlot& slot) { return WriteSlot(slot); });
   return Status::OK();
 }
 
-Status Conversion::WriteSlot(const CsvSlot& slot) {
+Status Conversion::WriteSlot(CsvSlot& slot) {
   if (!slot.ends.empty()) {
     TFQ_RETURN_IF_ERROR(callbacks_.sink(slot.framed.view(), slot.ends));
   }
@@ -164,6 +170,7 @@ Status Conversion::WriteSlot(const CsvSlot& slot) {
   progress_.records += slot.ends.size();
   progress_.skipped_rows += slot.batch.skipped_rows();
   progress_.padded_rows += slot.batch.padded_rows();
+  if (internal::HoldsLongRecord(slot)) internal::FreeLongRecord(&slot);
   return Status::OK();
 }
 

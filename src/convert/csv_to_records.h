@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "convert/inputs_outputs.h"
 #include "csv/options.h"
 #include "csv/schema.h"
 #include "io/decompression_limit.h"
@@ -58,7 +59,7 @@ struct CsvToRecordsOptions {
 };
 
 // Opens an input by name (called twice per input with kInferAll). Errors name the input.
-using CsvOpener = std::function<Result<std::unique_ptr<InputStream>>(const std::string& name)>;
+using CsvOpener = StreamOpener;
 
 // Opens a file ("-" = stdin); a name ending in ".gz" is decompressed (gzip) within `limit`.
 Result<std::unique_ptr<InputStream>> OpenCsvFile(
@@ -75,10 +76,7 @@ struct CsvCallbacks {
   // Called once, on the calling thread, with the schema used, before the first record. An error
   // stops the conversion.
   std::function<Status(const csv::Schema& schema)> on_schema;
-  // Receives the framed TFRecord records of one chunk, on the calling thread, in input order:
-  // record k of `framed` is [ends[k-1], ends[k]) (ends[-1] = 0). The bytes are valid during the
-  // call only.
-  std::function<Status(std::string_view framed, std::span<const size_t> ends)> sink;
+  FramedRecordSink sink;
 };
 
 // Converts the inputs, in order, into one stream of records. Every input must have the same

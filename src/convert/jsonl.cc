@@ -1,53 +1,160 @@
 #include "convert/jsonl.h"
 
+#include <cstring>
+
 #include <nlohmann/json.hpp>
 
+#include "common/byte_buffer.h"
 #include "convert/json_object_parser.h"
 #include "convert/json_prescan.h"
-#include "convert/line_reader.h"
+#include "convert/line_chunker.h"
+#include "convert/ordered_map.h"
+#include "convert/record_framer.h"
 #include "example/example.h"
 
 namespace tfq {
+namespace {
 
-Status JsonLinesToRecords(InputStream* in, const JsonLinesOptions& options, const RecordSink& sink,
-                          uint64_t* records) {
-  LineReader lines(in, options.max_line_bytes);
-  std::string_view line;
-  std::string serialized;
-  Example example;
-  SequenceExample sequence;
-  nlohmann::ordered_json value;
-  while (lines.SkipBlankLines() && lines.Next(&line)) {
-    if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
-    const std::string where = in->name() + ": line " + std::to_string(lines.line_number());
-    const JsonPrescan prescan = PrescanJson(line);
-    if (prescan.depth > kMaxJsonDepth) {
-      return Status::InvalidData(where + ": JSON nested deeper than " + std::to_string(kMaxJsonDepth) +
-                                 " levels (a tf.Example needs at most 8); the line is not read");
-    }
-    if (!prescan.big_integer.empty()) {
-      const std::string_view n = prescan.big_integer;
-      return Status::InvalidData(
-          where + ": the integer " + std::string(n.substr(0, 40)) + (n.size() > 40 ? "..." : "") +
-          " at byte " + std::to_string(prescan.big_integer_offset) +
-          " does not fit in 64 bits (int64 features hold -2^63..2^63-1; write a float with a '.' or an exponent)");
-    }
-    // Ordered: features keep the line's order, so printed records read back byte-identical.
-    TFQ_RETURN_IF_ERROR(ParseJsonObjectLine(line, &value).WithPrefix(where));
-    serialized.clear();
-    if (options.sequence) {
-      sequence = SequenceExample();
-      TFQ_RETURN_IF_ERROR(SequenceExampleFromJson(value, &sequence).WithPrefix(where));
-      SerializeSequenceExample(sequence, &serialized);
-    } else {
-      example = Example();
-      TFQ_RETURN_IF_ERROR(ExampleFromJson(value, &example).WithPrefix(where));
-      SerializeExample(example, &serialized);
-    }
-    TFQ_RETURN_IF_ERROR(sink(serialized));
-    ++*records;
+// One chunk of lines on its way through the map. Buffers are reused when the slot is.
+struct LinesSlot : MapSlot {
+  const std::string* name = nullptr;  // the input's, for messages
+  std::string lines;
+  uint64_t first_line = 0;
+  ByteBuffer framed;
+  std::vector<size_t> ends;
+};
+
+class LinesConverter {
+ public:
+  LinesConverter(const JsonLinesOptions& options) : options_(options), workers_(options.threads) {}
+
+  Status Convert(LinesSlot& slot, int worker);
+
+ private:
+  struct Worker {
+    std::string serialized;
+    Example example;
+    SequenceExample sequence;
+    nlohmann::ordered_json value;
+    RecordFramer framer;
+  };
+  Status ConvertLine(std::string_view line, const std::string& where, Worker& w, LinesSlot& slot);
+
+  const JsonLinesOptions& options_;
+  std::vector<Worker> workers_;
+};
+
+Status LinesConverter::ConvertLine(std::string_view line, const std::string& where, Worker& w,
+                                   LinesSlot& slot) {
+  const JsonPrescan prescan = PrescanJson(line);
+  if (prescan.depth > kMaxJsonDepth) {
+    return Status::InvalidData(where + ": JSON nested deeper than " + std::to_string(kMaxJsonDepth) +
+                               " levels (a tf.Example needs at most 8); the line is not read");
   }
-  return lines.status();
+  if (!prescan.big_integer.empty()) {
+    const std::string_view n = prescan.big_integer;
+    return Status::InvalidData(
+        where + ": the integer " + std::string(n.substr(0, 40)) + (n.size() > 40 ? "..." : "") +
+        " at byte " + std::to_string(prescan.big_integer_offset) +
+        " does not fit in 64 bits (int64 features hold -2^63..2^63-1; write a float with a '.' or an exponent)");
+  }
+  // Ordered: features keep the line's order, so printed records read back byte-identical.
+  TFQ_RETURN_IF_ERROR(ParseJsonObjectLine(line, &w.value).WithPrefix(where));
+  w.serialized.clear();
+  if (options_.sequence) {
+    w.sequence = SequenceExample();
+    TFQ_RETURN_IF_ERROR(SequenceExampleFromJson(w.value, &w.sequence).WithPrefix(where));
+    SerializeSequenceExample(w.sequence, &w.serialized);
+  } else {
+    w.example = Example();
+    TFQ_RETURN_IF_ERROR(ExampleFromJson(w.value, &w.example).WithPrefix(where));
+    SerializeExample(w.example, &w.serialized);
+  }
+  w.framer.Append(w.serialized, &slot.framed);
+  slot.ends.push_back(slot.framed.size());
+  return Status::OK();
+}
+
+Status LinesConverter::Convert(LinesSlot& slot, int worker) {
+  Worker& w = workers_[static_cast<size_t>(worker)];
+  slot.framed.clear();
+  slot.ends.clear();
+  const std::string_view text = slot.lines;
+  uint64_t line_number = slot.first_line;
+  for (size_t pos = 0; pos < text.size(); ++line_number) {
+    const void* nl = std::memchr(text.data() + pos, '\n', text.size() - pos);
+    const size_t end = nl ? static_cast<size_t>(static_cast<const char*>(nl) - text.data()) : text.size();
+    std::string_view line = text.substr(pos, end - pos);
+    pos = end + 1;
+    if (LineTooLong(line, options_.max_line_bytes)) {
+      return LineTooLongError(*slot.name, line_number, options_.max_line_bytes);
+    }
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (IsBlankLine(line)) continue;
+    TFQ_RETURN_IF_ERROR(ConvertLine(line, *slot.name + ": line " + std::to_string(line_number), w, slot));
+  }
+  return Status::OK();
+}
+
+// Feeds the chunks of `in` to the map; a read error comes after the chunks read before it.
+Status ReadChunks(InputStream* in, const JsonLinesOptions& options, OrderedMapOf<LinesSlot>* map) {
+  LineChunker chunker(in, options.chunk_bytes, options.max_line_bytes);
+  for (;;) {
+    LinesSlot* slot;
+    TFQ_RETURN_IF_ERROR(map->Acquire(&slot));
+    bool done = false;
+    Status s = chunker.Next(&slot->lines, &slot->first_line, &done);
+    if (!s.ok() || done) {
+      map->Release(slot);
+      TFQ_RETURN_IF_ERROR(map->Drain());
+      return s;
+    }
+    slot->name = &in->name();
+    map->Submit(slot);
+  }
+}
+
+Status Run(const std::function<Status(OrderedMapOf<LinesSlot>*)>& feed, const JsonLinesOptions& options,
+           const FramedRecordSink& sink, uint64_t* records) {
+  JsonLinesOptions o = options;
+  if (o.threads < 1) o.threads = 1;
+  LinesConverter converter(o);
+  OrderedMapOf<LinesSlot> map(
+      o.threads, [&](LinesSlot& slot, int worker) { return converter.Convert(slot, worker); },
+      [&](LinesSlot& slot) -> Status {
+        if (slot.ends.empty()) return Status::OK();
+        TFQ_RETURN_IF_ERROR(sink(slot.framed.view(), slot.ends));
+        *records += slot.ends.size();
+        return Status::OK();
+      });
+  TFQ_RETURN_IF_ERROR(feed(&map));
+  return map.Drain();
+}
+
+}  // namespace
+
+Status JsonLinesToRecords(const std::vector<std::string>& inputs, const StreamOpener& open,
+                          const JsonLinesOptions& options, const FramedRecordSink& sink,
+                          uint64_t* records) {
+  return Run(
+      [&](OrderedMapOf<LinesSlot>* map) -> Status {
+        for (const std::string& name : inputs) {
+          Result<std::unique_ptr<InputStream>> in = open(name);
+          if (!in.ok()) {
+            TFQ_RETURN_IF_ERROR(map->Drain());  // an earlier input's error comes first
+            return in.status();
+          }
+          TFQ_RETURN_IF_ERROR(ReadChunks(in->get(), options, map));
+        }
+        return Status::OK();
+      },
+      options, sink, records);
+}
+
+Status JsonLinesToRecords(InputStream* in, const JsonLinesOptions& options,
+                          const FramedRecordSink& sink, uint64_t* records) {
+  return Run([&](OrderedMapOf<LinesSlot>* map) { return ReadChunks(in, options, map); }, options, sink,
+             records);
 }
 
 }  // namespace tfq

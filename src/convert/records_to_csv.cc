@@ -89,6 +89,35 @@ class CsvWriter {
   std::vector<std::string_view> bytes_;
 };
 
+// One row per record: the columns' values, in order, through one CsvWriter per worker.
+class CsvRowFormatter : public RecordFormatter {
+ public:
+  CsvRowFormatter(const RecordsToCsvOptions& options, const std::vector<std::string>& columns)
+      : options_(options), columns_(columns), writer_(options, columns.size()) {}
+
+  Status Append(std::string_view record, std::string* out) override {
+    TFQ_RETURN_IF_ERROR(example_.Parse(record));
+    for (size_t c = 0; c < columns_.size(); ++c) {
+      if (c > 0) out->push_back(options_.delimiter);
+      const FeatureView* f = example_.features().Find(columns_[c]);
+      text_.clear();
+      if (f != nullptr) {
+        TFQ_RETURN_IF_ERROR(writer_.FormatFeature(*f, &text_).WithPrefix("feature \"" + columns_[c] + "\""));
+      }
+      writer_.AppendField(text_, out);
+    }
+    if (!columns_.empty()) out->push_back('\n');
+    return Status::OK();
+  }
+
+ private:
+  const RecordsToCsvOptions& options_;
+  const std::vector<std::string>& columns_;
+  CsvWriter writer_;
+  ExampleView example_;
+  std::string text_;
+};
+
 // The union of the features of every record, in order of first appearance.
 Status CollectColumns(const std::vector<std::string>& inputs, const RecordOpener& open, size_t max_columns,
                       std::vector<std::string>* columns) {
@@ -126,45 +155,25 @@ Result<CsvBytesFormat> ParseCsvBytesFormat(std::string_view name) {
 }
 
 Status RecordsToCsv(const std::vector<std::string>& inputs, const RecordOpener& open,
-                    const RecordsToCsvOptions& options, OutputStream* out, uint64_t* records) {
+                    const RecordsToCsvOptions& options, const TextSink& sink, uint64_t* records) {
   std::vector<std::string> columns = options.columns;
   if (columns.empty()) TFQ_RETURN_IF_ERROR(CollectColumns(inputs, open, options.max_columns, &columns));
-  CsvWriter writer(options, columns.size());
-  std::string buffer;
+  const CsvWriter writer(options, columns.size());
+  std::string header;
   for (size_t c = 0; c < columns.size(); ++c) {
-    if (c > 0) buffer.push_back(options.delimiter);
-    writer.AppendField(columns[c], &buffer);
+    if (c > 0) header.push_back(options.delimiter);
+    writer.AppendField(columns[c], &header);
   }
-  if (!columns.empty()) buffer.push_back('\n');
-  ExampleView example;
-  std::string text;
-  for (const std::string& path : inputs) {
-    Result<std::unique_ptr<tfrecord::RecordReader>> reader = open(path);
-    if (!reader.ok()) return reader.status();
-    std::string_view record;
-    while ((*reader)->Read(&record)) {
-      const auto where = [&] { return path + ": record " + std::to_string((*reader)->record_index()); };
-      TFQ_RETURN_IF_ERROR(example.Parse(record).WithPrefix(where()));
-      for (size_t c = 0; c < columns.size(); ++c) {
-        if (c > 0) buffer.push_back(options.delimiter);
-        const FeatureView* f = example.features().Find(columns[c]);
-        text.clear();
-        if (f != nullptr) {
-          TFQ_RETURN_IF_ERROR(writer.FormatFeature(*f, &text).WithPrefix(
-              where() + ": feature \"" + columns[c] + "\""));
-        }
-        writer.AppendField(text, &buffer);
-      }
-      if (!columns.empty()) buffer.push_back('\n');
-      ++*records;
-      if (buffer.size() >= (size_t{1} << 20)) {
-        TFQ_RETURN_IF_ERROR(out->Write(buffer));
-        buffer.clear();
-      }
-    }
-    TFQ_RETURN_IF_ERROR((*reader)->status());
-  }
-  return out->Write(buffer);
+  if (!columns.empty()) header.push_back('\n');
+  TFQ_RETURN_IF_ERROR(sink(header, 0));
+  return RecordsToText(
+      inputs, open, options.threads,
+      [&] { return std::make_unique<CsvRowFormatter>(options, columns); },
+      [&](std::string_view text, uint64_t rows) {
+        TFQ_RETURN_IF_ERROR(sink(text, rows));
+        *records += rows;
+        return Status::OK();
+      });
 }
 
 }  // namespace tfq

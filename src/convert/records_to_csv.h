@@ -23,8 +23,7 @@
 #include <vector>
 
 #include "common/status.h"
-#include "io/output_stream.h"
-#include "tfrecord/record_reader.h"
+#include "convert/records_to_text.h"
 
 namespace tfq {
 
@@ -39,17 +38,16 @@ struct RecordsToCsvOptions {
   // The union may not exceed this many columns (--max-columns): 15 MB of records with 300,000
   // distinct keys would otherwise be a table of about 90 GB, mostly delimiters.
   size_t max_columns = 100000;
+  int threads = 1;
 };
 
-// Opens an input's records by name (called twice per input without `columns`).
-using RecordOpener = std::function<Result<std::unique_ptr<tfrecord::RecordReader>>(const std::string& name)>;
-
-// Writes the header and one row per record to *out (not closed). Errors name the input and the
+// Writes the header and one row per record to `sink`, formatting rows on `threads` threads
+// (convert/records_to_text.h); `open` is called twice per input without `columns`. Errors name the input and the
 // record: "x.tfrecord: record 12: feature \"tags\": ..." (kInvalidData), or the reader's; a
 // union of more than max_columns features is kResourceExhausted, found before any row is written.
 // *records counts the rows written.
 Status RecordsToCsv(const std::vector<std::string>& inputs, const RecordOpener& open,
-                    const RecordsToCsvOptions& options, OutputStream* out, uint64_t* records);
+                    const RecordsToCsvOptions& options, const TextSink& sink, uint64_t* records);
 
 }  // namespace tfq
 

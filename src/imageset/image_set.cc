@@ -1,13 +1,11 @@
 // ConvertImageSet: the steps of image_set.h, from listing to manifest.
 #include "imageset/image_set.h"
 
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <memory>
 
+#include "convert/sharded_output.h"
 #include "imageset/chunk_converter.h"
 #include "imageset/conversion_loop.h"
 #include "imageset/features.h"
@@ -18,10 +16,8 @@
 #include "imageset/shard_plan.h"
 #include "io/compression.h"
 #include "io/file_streams.h"
-#include "io/output_set.h"
 #include "tfrecord/format.h"
 #include "tfrecord/open.h"
-#include "tfrecord/sharded_writer.h"
 
 namespace tfq::imageset {
 namespace {
@@ -74,51 +70,6 @@ nlohmann::ordered_json OptionsJson(const ImageSetOptions& o, const FeatureKeys& 
   return j;
 }
 
-// A shard file's bytes and their SHA-256, taken as the shard is written, and the file itself once
-// complete but not yet under its final name.
-struct ShardDigest {
-  bool done = false;  // set by a successful Close
-  uint64_t bytes = 0;
-  std::string sha256;
-  std::unique_ptr<OutputStream> file;  // complete, still under its temporary name
-};
-
-// Passes everything through to the file stream under it and hashes it on the way, so that the
-// manifest gets the shard's checksum without reading the shard again after the run. It sits
-// below any compression: it sees the bytes that reach the file.
-//
-// Close() finishes the hash but does not complete the file: it hands it to the digest, so that
-// the shards and the manifest that vouches for them are renamed into place together, once the
-// manifest is written (CloseTogether); until then nothing of the set has a final name.
-class HashingOutput : public OutputStream {
- public:
-  HashingOutput(std::unique_ptr<OutputStream> file, ShardDigest* digest)
-      : file_(std::move(file)), name_(file_->name()), digest_(digest) {}
-  Status Write(std::string_view data) override {
-    if (!file_) return Status::Internal(name_ + ": write after Close");
-    hash_.Update(data);
-    bytes_ += data.size();
-    return file_->Write(data);
-  }
-  Status Close() override {
-    if (!file_) return Status::Internal(name_ + ": closed twice");
-    digest_->done = true;
-    digest_->bytes = bytes_;
-    digest_->sha256 = DigestHex(hash_.Final());
-    digest_->file = std::move(file_);
-    return Status::OK();
-  }
-  const std::string& name() const override { return name_; }
-  uint64_t bytes_written() const override { return bytes_; }
-
- private:
-  std::unique_ptr<OutputStream> file_;
-  const std::string name_;
-  ShardDigest* digest_;
-  Sha256 hash_;
-  uint64_t bytes_ = 0;
-};
-
 std::string BaseName(const std::string& path) {
   const size_t slash = path.rfind('/');
   return slash == std::string::npos ? path : path.substr(slash + 1);
@@ -168,19 +119,6 @@ Result<std::string> LabelsText(const Dataset& ds) {
   return text;
 }
 
-// Creates the directory of the shard prefix and its parents ("out/train" -> out/), as mkdir -p.
-Status MakeParentDirs(const std::string& prefix) {
-  const size_t slash = prefix.rfind('/');
-  if (slash == std::string::npos || slash == 0) return Status::OK();
-  const std::string dir = prefix.substr(0, slash);
-  for (size_t at = 1; at <= dir.size(); ++at) {
-    if (at != dir.size() && dir[at] != '/') continue;
-    const std::string part = dir.substr(0, at);
-    if (mkdir(part.c_str(), 0777) != 0 && errno != EEXIST) return Status::FromErrno(part, errno);
-  }
-  return Status::OK();
-}
-
 }  // namespace
 
 Result<ImageSetResult> ConvertImageSet(const ImageSetOptions& o, ImageSetObserver* observer) {
@@ -218,33 +156,18 @@ Result<ImageSetResult> ConvertImageSet(const ImageSetOptions& o, ImageSetObserve
   auto plan = ShardPlan::Create(n, shards.value(), o.task_index, o.num_tasks);
   if (!plan.ok()) return plan.status();
 
-  TFQ_RETURN_IF_ERROR(MakeParentDirs(o.prefix));
-  tfrecord::ShardedWriterOptions wopts;
-  wopts.prefix = o.prefix;
+  ShardedOutputOptions wopts;
+  wopts.path = o.prefix;
   wopts.num_shards = plan->num_shards();
   wopts.suffix = o.suffix;
   wopts.compression = o.compression;
   wopts.task_index = o.task_index;
   wopts.num_tasks = o.num_tasks;
-  std::vector<ShardDigest> digests(plan->num_shards());  // filled as the shards are closed
-  uint64_t next_digest = 0;
-  wopts.create_output = [&](const std::string& path,
-                            Compression c) -> Result<std::unique_ptr<OutputStream>> {
-    // The writer creates its shards in index order: find this one's index from the last.
-    while (next_digest < digests.size() &&
-           tfrecord::ShardName(o.prefix, next_digest, digests.size(), o.suffix) != path) {
-      ++next_digest;
-    }
-    if (next_digest == digests.size()) return Status::Internal(path + ": not a shard of this set");
-    auto file = CreateOutputFile(path);
-    if (!file.ok()) return file.status();
-    const uint64_t k = next_digest++;
-    std::unique_ptr<OutputStream> out = std::make_unique<HashingOutput>(std::move(file).value(), &digests[k]);
-    if (c == Compression::kAuto) c = CompressionFromExtension(path);
-    if (c != Compression::kNone) out = NewCompressingStream(std::move(out), c);
-    return out;
-  };
-  auto writer = tfrecord::ShardedRecordWriter::Create(wopts);
+  wopts.make_parent_dirs = true;
+  // The manifest records each shard's SHA-256, taken from the bytes as they reach the file.
+  std::vector<Sha256> hashes(plan->num_shards());
+  wopts.on_file_bytes = [&](uint64_t k, std::string_view bytes) { hashes[k].Update(bytes); };
+  auto writer = ShardedOutput::Create(wopts);
   if (!writer.ok()) return writer.status();
   // The manifest (and --labels-out) are created now, so that a path that cannot be written fails
   // before the conversion, and are completed with the shards, all together, at the end.
@@ -273,7 +196,7 @@ Result<ImageSetResult> ConvertImageSet(const ImageSetOptions& o, ImageSetObserve
     progress.source_bytes += slot.source_bytes;
     if (slot.status.ok()) {
       progress.output_bytes += slot.record.size() + tfrecord::kHeaderSize + tfrecord::kFooterSize;
-      return (*writer)->Write(plan->ShardOf(slot.position), slot.record);
+      return (*writer)->WriteRecord(plan->ShardOf(slot.position), slot.record);
     }
     ++progress.failures;
     manifest.failures.push_back({slot.position, slot.entry->path, Reason(slot.status, slot.entry->path)});
@@ -288,7 +211,7 @@ Result<ImageSetResult> ConvertImageSet(const ImageSetOptions& o, ImageSetObserve
   auto after_chunk = [&] { observer->OnProgress(progress); };
   const size_t chunk = std::max<size_t>(32, static_cast<size_t>(converter.threads()) * 16);
   TFQ_RETURN_IF_ERROR(RunConversionLoop(&converter, items, chunk, sink, after_chunk));
-  TFQ_RETURN_IF_ERROR((*writer)->Close());
+  TFQ_RETURN_IF_ERROR((*writer)->Finish());
 
   ImageSetResult result;
   result.files_found = n;
@@ -304,14 +227,13 @@ Result<ImageSetResult> ConvertImageSet(const ImageSetOptions& o, ImageSetObserve
   manifest.label_offset = ds.label_offset;
   manifest.options = OptionsJson(o, keys, ds.extra_columns);
   for (uint64_t k = o.task_index; k < plan->num_shards(); k += o.num_tasks) {
-    const tfrecord::ShardInfo& info = (*writer)->shards()[k];
+    const OutputFile& info = (*writer)->files()[k];
     ShardEntry e;
     e.index = k;
     e.file = BaseName(info.path);
     e.records = info.records;
-    if (!digests[k].done) return Status::Internal(info.path + ": shard not hashed");
-    e.sha256 = digests[k].sha256;
-    e.bytes = digests[k].bytes;
+    e.sha256 = DigestHex(hashes[k].Final());
+    e.bytes = info.file_bytes;
     result.records += e.records;
     result.bytes += e.bytes;
     result.shard_paths.push_back(info.path);
@@ -321,11 +243,7 @@ Result<ImageSetResult> ConvertImageSet(const ImageSetOptions& o, ImageSetObserve
   // manifest now take their final names together, or none does.
   TFQ_RETURN_IF_ERROR((*manifest_out)->Write(ManifestText(manifest)));
   if (labels_out) TFQ_RETURN_IF_ERROR(labels_out->Write(labels_text.value()));
-  std::vector<OutputStream*> set;
-  for (uint64_t k = o.task_index; k < plan->num_shards(); k += o.num_tasks) set.push_back(digests[k].file.get());
-  set.push_back(labels_out.get());
-  set.push_back(manifest_out->get());
-  TFQ_RETURN_IF_ERROR(CloseTogether(set));
+  TFQ_RETURN_IF_ERROR((*writer)->Commit({labels_out.get(), manifest_out->get()}));
   result.manifest_path = manifest_path;
   return result;
 }

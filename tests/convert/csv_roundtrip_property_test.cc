@@ -157,7 +157,7 @@ Result<std::string> FramedRecordsToCsv(const std::string& framed, char delimiter
   std::string csv;
   std::unique_ptr<OutputStream> out = NewStringOutputStream("t.csv", &csv);
   uint64_t records = 0;
-  TFQ_RETURN_IF_ERROR(RecordsToCsv({"t.tfrecord"}, open, options, out.get(), &records));
+  TFQ_RETURN_IF_ERROR(RecordsToCsv({"t.tfrecord"}, open, options, [&](std::string_view t, uint64_t) { return out->Write(t); }, &records));
   return csv;
 }
 

@@ -38,7 +38,7 @@ TEST_CASE("JSON lines: a read error part-way names the input and stops") {
   const std::string text = JsonLines(1000);
   FailingInputStream in("rows.jsonl", text, text.size() / 2);
   uint64_t records = 0;
-  Status s = JsonLinesToRecords(&in, {}, [](std::string_view) { return Status::OK(); }, &records);
+  Status s = JsonLinesToRecords(&in, {}, [](std::string_view, std::span<const size_t>) { return Status::OK(); }, &records);
   CHECK(s.code() == StatusCode::kIoError);
   CHECK(Contains(s.message(), "rows.jsonl: read error at byte " + std::to_string(text.size() / 2)));
   CHECK(records < 1000);
@@ -51,9 +51,9 @@ TEST_CASE("JSON lines: a full disk behind the sink stops at once and is returned
   tfrecord::RecordWriter writer(&out);
   uint64_t records = 0;
   int calls_after_error = 0;
-  Status s = JsonLinesToRecords(in.get(), {}, [&](std::string_view r) {
+  Status s = JsonLinesToRecords(in.get(), {}, [&](std::string_view framed, std::span<const size_t> ends) {
     if (out.failures() > 0) ++calls_after_error;
-    return writer.Write(r);
+    return writer.WriteFramed(framed, ends.size());
   }, &records);
   CHECK(s.message() == "out.tfrecord: disk full (No space left on device); free some space or write elsewhere");
   CHECK(calls_after_error == 0);
@@ -117,7 +117,7 @@ TEST_CASE("TFRecord -> CSV: a full disk and a bad input sector are reported as s
   SUBCASE("disk full") {
     FailingOutputStream out("out.csv", 1000);
     uint64_t rows = 0;
-    Status s = RecordsToCsv({"in.tfrecord"}, open, options, &out, &rows);
+    Status s = RecordsToCsv({"in.tfrecord"}, open, options, [&](std::string_view t, uint64_t) { return out.Write(t); }, &rows);
     // Written in blocks: the error shows in a Write or, for the last block, only in Close.
     if (s.ok()) s = out.Close();
     CHECK(s.message() == "out.csv: disk full (No space left on device); free some space or write elsewhere");
@@ -126,7 +126,7 @@ TEST_CASE("TFRecord -> CSV: a full disk and a bad input sector are reported as s
     read_budget = framed.size() / 3;
     FailingOutputStream out("out.csv", UINT64_MAX);
     uint64_t rows = 0;
-    Status s = RecordsToCsv({"in.tfrecord"}, open, options, &out, &rows);
+    Status s = RecordsToCsv({"in.tfrecord"}, open, options, [&](std::string_view t, uint64_t) { return out.Write(t); }, &rows);
     CHECK(s.code() == StatusCode::kIoError);
     CHECK(Contains(s.message(), "in.tfrecord"));
     CHECK(Contains(s.message(), "Input/output error"));

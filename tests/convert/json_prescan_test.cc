@@ -19,7 +19,7 @@ Status Convert(const std::string& text, bool sequence = false) {
   JsonLinesOptions options;
   options.sequence = sequence;
   uint64_t n = 0;
-  return JsonLinesToRecords(in.get(), options, [](std::string_view) { return Status::OK(); }, &n);
+  return JsonLinesToRecords(in.get(), options, [](std::string_view, std::span<const size_t>) { return Status::OK(); }, &n);
 }
 
 }  // namespace

@@ -11,8 +11,12 @@ namespace {
 Status Convert(const std::string& text, std::vector<std::string>* records) {
   auto in = NewMemoryInputStream("rows.jsonl", text);
   uint64_t n = 0;
-  return JsonLinesToRecords(in.get(), {}, [&](std::string_view r) {
-    records->emplace_back(r);
+  return JsonLinesToRecords(in.get(), {}, [&](std::string_view framed, std::span<const size_t> ends) {
+    size_t begin = 0;
+    for (size_t end : ends) {  // the payload, between the 12-byte header and the 4-byte footer
+      records->emplace_back(framed.substr(begin + 12, end - begin - 16));
+      begin = end;
+    }
     return Status::OK();
   }, &n);
 }

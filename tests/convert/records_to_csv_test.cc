@@ -33,7 +33,7 @@ Result<std::string> Export(const std::vector<Example>& examples, RecordsToCsvOpt
   std::string csv;
   auto out = NewStringOutputStream("out.csv", &csv);
   uint64_t records = 0;
-  Status s = RecordsToCsv({"in.tfrecord"}, open, options, out.get(), &records);
+  Status s = RecordsToCsv({"in.tfrecord"}, open, options, [&](std::string_view t, uint64_t) { return out->Write(t); }, &records);
   if (!s.ok()) return s;
   CHECK(records == examples.size());
   return csv;

@@ -68,4 +68,24 @@ python3 "${GEN[@]}" jsonl-many-keys 200000 proto > "$W/pkeys.jsonl"
 expect_exit 0 "$TFQ" convert "$W/pkeys.jsonl" -o "$W/pkeys.tfrecord" --quiet
 expect_same "$W/keys.tfrecord" "$W/pkeys.tfrecord"
 
+# --- Threads: several chunks of lines give the same bytes for any --threads, both ways, and the
+# first bad line in input order is the one named (a later one may fail first in time) ----------
+python3 -c '
+import json
+for i in range(40000):
+    print(json.dumps({"id": [i], "name": ["row %d" % i], "w": [i * 0.25]}))
+    if i % 997 == 0: print("   ")' > "$W/many.jsonl"
+for t in 1 2 3; do
+  expect_exit 0 "$TFQ" convert "$W/many.jsonl" -o "$W/many-$t.tfrecord" --shards 2 --threads $t --quiet
+  expect_exit 0 "$TFQ" convert "$W/many-$t.tfrecord-00000-of-00002" -o "$W/many-$t.jsonl" --format flat --threads $t --quiet
+done
+for t in 2 3; do
+  expect_same "$W/many-1.tfrecord-00000-of-00002" "$W/many-$t.tfrecord-00000-of-00002"
+  expect_same "$W/many-1.tfrecord-00001-of-00002" "$W/many-$t.tfrecord-00001-of-00002"
+  expect_same "$W/many-1.jsonl" "$W/many-$t.jsonl"
+done
+{ head -n 30000 "$W/many.jsonl"; echo '{bad'; tail -n +30001 "$W/many.jsonl"; echo '{worse'; } > "$W/late.jsonl"
+expect_exit 3 "$TFQ" convert "$W/late.jsonl" -o "$W/late.tfrecord" --threads 2 --quiet
+expect_stderr_contains 'late.jsonl: line 30001: not valid JSON'
+
 finish

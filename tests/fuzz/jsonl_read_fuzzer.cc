@@ -25,9 +25,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   tfq::ExampleView example;
   tfq::SequenceExampleView sequence;
   uint64_t sunk = 0;
-  const tfq::RecordSink sink = [&](std::string_view record) {
-    FUZZ_CHECK(options.sequence ? sequence.Parse(record).ok() : example.Parse(record).ok());
-    ++sunk;
+  const tfq::FramedRecordSink sink = [&](std::string_view framed, std::span<const size_t> ends) {
+    size_t begin = 0;
+    for (size_t end : ends) {  // the payload, between the 12-byte header and the 4-byte footer
+      const std::string_view record = framed.substr(begin + 12, end - begin - 16);
+      FUZZ_CHECK(options.sequence ? sequence.Parse(record).ok() : example.Parse(record).ok());
+      ++sunk;
+      begin = end;
+    }
     return tfq::Status::OK();
   };
   uint64_t records = 0;
