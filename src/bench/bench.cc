@@ -46,6 +46,28 @@ std::optional<double> CalibratedRatio(const WorkloadInfo& info, const WorkloadIn
   return best / best_calibration;
 }
 
+// The peer's rate, and tfq's speedup over it: the ratio of the two calibrated ratios where there
+// is a calibration, else of the two best rates.
+Measurement::Peer PeerOf(const WorkloadInfo& info, const WorkloadInfo& calibration, const Timing& tfq,
+                         const Timing& peer) {
+  Measurement::Peer out;
+  out.name = info.peer;
+  out.rate = RatesOf(info, peer).front();
+  const std::optional<double> a = CalibratedRatio(info, calibration, tfq);
+  const std::optional<double> b = CalibratedRatio(info, calibration, peer);
+  if (a && b && *b > 0) {
+    out.speedup = *a / *b;
+  } else {
+    double best = 0, best_peer = 0;
+    for (size_t i = 0; i < tfq.seconds.size(); ++i) best = std::max(best, RateOf(info.primary, tfq.work[i], tfq.seconds[i]));
+    for (size_t i = 0; i < peer.seconds.size(); ++i) {
+      best_peer = std::max(best_peer, RateOf(info.primary, peer.work[i], peer.seconds[i]));
+    }
+    out.speedup = best_peer > 0 ? best / best_peer : 0;
+  }
+  return out;
+}
+
 Status SelectWorkloads(const std::vector<std::string>& names, std::vector<const WorkloadInfo*>* out) {
   const Registry& all = AllWorkloads();
   const WorkloadInfo* calibration = all.Find(kCalibrationWorkload);
@@ -128,6 +150,11 @@ Result<Report> RunBench(const BenchOptions& options, const ProgressCallback& pro
       continue;
     }
     TFQ_RETURN_IF_ERROR(prepared.WithPrefix(info->name));
+    std::unique_ptr<Workload> peer;
+    if (info->make_peer) {
+      peer = info->make_peer();
+      TFQ_RETURN_IF_ERROR(peer->Prepare(data, threads.back()).WithPrefix(info->name + " peer " + info->peer));
+    }
     for (size_t n : threads) {
       ++step;
       auto on_phase = [&](std::string_view phase) { tell(step, info->name, n, phase); };
@@ -144,6 +171,12 @@ Result<Report> RunBench(const BenchOptions& options, const ProgressCallback& pro
       m.passes_per_repetition = t->passes_per_repetition;
       m.seconds = t->measured_seconds;
       m.ratio = is_calibration ? std::optional<double>(1.0) : CalibratedRatio(*info, *selected.front(), *t);
+      if (peer) {
+        Result<Timing> p = TimeWorkload(*peer, n, false, options.timing, on_phase, calibration.get());
+        if (!p.ok()) return p.status().WithPrefix(info->name + " peer " + info->peer);
+        m.peer = PeerOf(*info, *selected.front(), *t, *p);
+      }
+      m.note = workload->Note();
       report.results.push_back(std::move(m));
     }
     if (is_calibration) calibration = std::move(workload);

@@ -41,6 +41,16 @@ struct Measurement {
   // count, timed right around this result's repetitions (runner.h). 1 for the calibration itself.
   std::optional<double> ratio;
 
+  // The workload's peer (WorkloadInfo::peer), measured like it, and how many times faster tfq is:
+  // the ratio of the two calibrated ratios, so that load changes between the two cancel out.
+  struct Peer {
+    std::string name;  // "zlib inflate"
+    Rate rate;         // in the workload's primary unit
+    double speedup = 0;
+  };
+  std::optional<Peer> peer;
+  std::string note;  // Workload::Note()
+
   const Rate& primary() const { return rates.front(); }
 };
 
