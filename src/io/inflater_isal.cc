@@ -88,6 +88,12 @@ class IsalInflater final : public Inflater {
     state_->avail_out = room;
     last_rc_ = isal_inflate(state_.get());
     Step step;
+    if (state_->avail_in > in_size || state_->avail_out > room) {
+      // ISA-L 2.30 can lose count of its input on a corrupt block header (it then reports more
+      // input left than it was given): only damaged data does that.
+      if (last_rc_ >= 0) last_rc_ = ISAL_INVALID_BLOCK;
+      return Step{0, 0, Outcome::kBadData, 0};
+    }
     step.consumed = in_size - state_->avail_in;
     step.produced = room - state_->avail_out;
     if (last_rc_ == ISAL_NEED_DICT) {

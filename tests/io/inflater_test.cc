@@ -205,6 +205,26 @@ TEST_CASE("inflaters: corruption is kBadData in zlib's words, whichever library 
   }
 }
 
+TEST_CASE("inflaters: a corrupt stream on which ISA-L 2.30 loses count of its input is kBadData") {
+  // Found by the tfrecord_reader fuzzer (tests/fuzz/regressions/tfrecord_reader/
+  // isal_block_header_input_count): ISA-L returned more input left than it was given.
+  const std::string bad(
+      "\x78\x9c\xcb\x66\x80\x80\xf6\xf7\xcb\x1e\x72\x65\x72\xc9\x71\x31\x65\xa6\x08\x49\x48\x89\x71\x89"
+      "\x30\xfe\x87\x01\x38\xab\x9e\x4b\x94\x8b\x25\x2c\x31\x37\x55\x88\x97\x8b\x9b\x8b\xb5\x24\x35\x2f"
+      "\x39\x83\x8b\xe9\x3f\x03\x97\x24\x17\x6b\x71\x72\x7e\x51\xaa\x90\x80\x10\x1f\x17\x0f\xd0\x38\x7b"
+      "\x06\x86\x86\x7a\x20\xdd\x00\x52\x97\x9a\x5b\x50\x52\x29\xc4\xc4\xc5\xc0\xc5\xc1\xc5\x74\x78\xa5"
+      "\x10\x93\x10\xc3\x67\xa5\x3f\x1b\xa1\x36\x33\x68\x32\xcf\x60\xbf\xf1\xaa\x69\x91\x0e\x23\x84\xff"
+      "\xe9\x5f\xf4\xa0\xdc\x8a\x51\x40\x51\x40\x34\x38\xdb\x34\x45\xa9\xdd\xbc\xa4",
+      139);
+  for (const Implementation& impl : Implementations()) {
+    CAPTURE(std::string(impl.name));
+    auto inflater = impl.make();
+    const Outcome r = InflateAll(*inflater, DeflateWrapper::kZlib, bad);  // checks what was consumed
+    CHECK(r.last == Inflater::Outcome::kBadData);
+    CHECK(r.error == "invalid distance too far back");
+  }
+}
+
 TEST_CASE("inflaters: a decompression bomb comes out one output buffer at a time") {
   const std::string bomb = ZlibCompress(std::string(size_t{20} << 20, '\0'), true);
   REQUIRE(bomb.size() < 40000);
