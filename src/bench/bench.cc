@@ -46,25 +46,20 @@ std::optional<double> CalibratedRatio(const WorkloadInfo& info, const WorkloadIn
   return best / best_calibration;
 }
 
-// The peer's rate, and tfq's speedup over it: the ratio of the two calibrated ratios where there
-// is a calibration, else of the two best rates.
-Measurement::Peer PeerOf(const WorkloadInfo& info, const WorkloadInfo& calibration, const Timing& tfq,
-                         const Timing& peer) {
+// The peer's rate, and tfq's speedup over it: the best rate of the workload's repetitions that
+// alternated with the peer's (`peer`'s calibration repetitions, see RunBench) over the peer's best.
+Measurement::Peer PeerOf(const WorkloadInfo& info, const Timing& peer) {
   Measurement::Peer out;
   out.name = info.peer;
   out.rate = RatesOf(info, peer).front();
-  const std::optional<double> a = CalibratedRatio(info, calibration, tfq);
-  const std::optional<double> b = CalibratedRatio(info, calibration, peer);
-  if (a && b && *b > 0) {
-    out.speedup = *a / *b;
-  } else {
-    double best = 0, best_peer = 0;
-    for (size_t i = 0; i < tfq.seconds.size(); ++i) best = std::max(best, RateOf(info.primary, tfq.work[i], tfq.seconds[i]));
-    for (size_t i = 0; i < peer.seconds.size(); ++i) {
-      best_peer = std::max(best_peer, RateOf(info.primary, peer.work[i], peer.seconds[i]));
-    }
-    out.speedup = best_peer > 0 ? best / best_peer : 0;
+  double best = 0, best_peer = 0;
+  for (size_t i = 0; i < peer.calibration_seconds.size(); ++i) {
+    best = std::max(best, RateOf(info.primary, peer.calibration_work[i], peer.calibration_seconds[i]));
   }
+  for (size_t i = 0; i < peer.seconds.size(); ++i) {
+    best_peer = std::max(best_peer, RateOf(info.primary, peer.work[i], peer.seconds[i]));
+  }
+  out.speedup = best_peer > 0 ? best / best_peer : 0;
   return out;
 }
 
@@ -171,10 +166,15 @@ Result<Report> RunBench(const BenchOptions& options, const ProgressCallback& pro
       m.passes_per_repetition = t->passes_per_repetition;
       m.seconds = t->measured_seconds;
       m.ratio = is_calibration ? std::optional<double>(1.0) : CalibratedRatio(*info, *selected.front(), *t);
-      if (peer) {
-        Result<Timing> p = TimeWorkload(*peer, n, false, options.timing, on_phase, calibration.get());
+      if (peer && !info->self_threaded) {
+        // The peer is timed with the workload itself in the calibration's place: a repetition of
+        // one pass of it before and after each of the peer's, so that the two rates compared
+        // come from neighbouring moments, whatever the load of a shared machine does meanwhile.
+        TimingOptions alternate = options.timing;
+        alternate.calibration_passes = 1;
+        Result<Timing> p = TimeWorkload(*peer, n, false, alternate, on_phase, workload.get());
         if (!p.ok()) return p.status().WithPrefix(info->name + " peer " + info->peer);
-        m.peer = PeerOf(*info, *selected.front(), *t, *p);
+        m.peer = PeerOf(*info, *p);
       }
       m.note = workload->Note();
       report.results.push_back(std::move(m));

@@ -41,8 +41,9 @@ struct Measurement {
   // count, timed right around this result's repetitions (runner.h). 1 for the calibration itself.
   std::optional<double> ratio;
 
-  // The workload's peer (WorkloadInfo::peer), measured like it, and how many times faster tfq is:
-  // the ratio of the two calibrated ratios, so that load changes between the two cancel out.
+  // The workload's peer (WorkloadInfo::peer), and how many times faster tfq is: the best rate of
+  // passes of the workload alternating with the peer's repetitions over the peer's best rate, so
+  // that the two come from neighbouring moments of a shared machine.
   struct Peer {
     std::string name;  // "zlib inflate"
     Rate rate;         // in the workload's primary unit

@@ -77,8 +77,9 @@ struct WorkloadInfo {
   bool self_threaded = false;
   std::function<std::unique_ptr<Workload>()> make;
   // A peer: the same work done by the library or tool tfq is compared with (zlib's inflate for
-  // read-gzip), timed right after it on the same data and thread count and reported beside it
-  // with the ratio of the two (Measurement::peer). Empty `peer`: none.
+  // read-gzip), timed after it on the same data and thread count, its repetitions alternating
+  // with passes of the workload, and reported beside it with the ratio of the two
+  // (Measurement::peer). Empty `peer`: none. Not for self-threaded workloads.
   std::string peer;
   std::function<std::unique_ptr<Workload>()> make_peer;
 };
