@@ -172,6 +172,7 @@ Result<Report> RunBench(const BenchOptions& options, const ProgressCallback& pro
         // come from neighbouring moments, whatever the load of a shared machine does meanwhile.
         TimingOptions alternate = options.timing;
         alternate.calibration_passes = 1;
+        alternate.warmup_seconds = 0;  // one pass still warms it; the workload is warm already
         Result<Timing> p = TimeWorkload(*peer, n, false, alternate, on_phase, workload.get());
         if (!p.ok()) return p.status().WithPrefix(info->name + " peer " + info->peer);
         m.peer = PeerOf(*info, *p);
