@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages tfq needs to build and test. Idempotent; run as root.
-# Build: compiler, CMake, CLI11, nlohmann/json, doctest, zlib, libjpeg-turbo (TurboJPEG), libpng, OpenMP.
+# Build: compiler, CMake, CLI11, nlohmann/json, doctest, zlib, ISA-L (fast gzip; optional at
+#        build time, tfq falls back to zlib without it), libjpeg-turbo (TurboJPEG), libpng, OpenMP.
 # Tests: protobuf-compiler + python3-protobuf for the reference oracle in ../shared/oracle,
 #        python3-pil for the resize-quality comparison, clang for the fuzzers; the Python package
 #        (scripts/test-python.sh): python3-dev, venv, pip, setuptools, wheel, pybind11, pytest,
 #        and python3-torch for its DataLoader tests.
 set -euo pipefail
 packages=(build-essential cmake ninja-build pkg-config
-          libcli11-dev nlohmann-json3-dev doctest-dev zlib1g-dev libturbojpeg0-dev libjpeg62-turbo-dev
+          libcli11-dev nlohmann-json3-dev doctest-dev zlib1g-dev libisal-dev libturbojpeg0-dev libjpeg62-turbo-dev
           libpng-dev libomp-dev)
 if [[ "${1:-}" == "--test" ]]; then
   packages+=(protobuf-compiler python3-protobuf python3-pil python3-numpy clang libclang-rt-14-dev

@@ -46,6 +46,23 @@ std::optional<double> CalibratedRatio(const WorkloadInfo& info, const WorkloadIn
   return best / best_calibration;
 }
 
+// The peer's rate, and tfq's speedup over it: the best rate of the workload's repetitions that
+// alternated with the peer's (`peer`'s calibration repetitions, see RunBench) over the peer's best.
+Measurement::Peer PeerOf(const WorkloadInfo& info, const Timing& peer) {
+  Measurement::Peer out;
+  out.name = info.peer;
+  out.rate = RatesOf(info, peer).front();
+  double best = 0, best_peer = 0;
+  for (size_t i = 0; i < peer.calibration_seconds.size(); ++i) {
+    best = std::max(best, RateOf(info.primary, peer.calibration_work[i], peer.calibration_seconds[i]));
+  }
+  for (size_t i = 0; i < peer.seconds.size(); ++i) {
+    best_peer = std::max(best_peer, RateOf(info.primary, peer.work[i], peer.seconds[i]));
+  }
+  out.speedup = best_peer > 0 ? best / best_peer : 0;
+  return out;
+}
+
 Status SelectWorkloads(const std::vector<std::string>& names, std::vector<const WorkloadInfo*>* out) {
   const Registry& all = AllWorkloads();
   const WorkloadInfo* calibration = all.Find(kCalibrationWorkload);
@@ -128,6 +145,11 @@ Result<Report> RunBench(const BenchOptions& options, const ProgressCallback& pro
       continue;
     }
     TFQ_RETURN_IF_ERROR(prepared.WithPrefix(info->name));
+    std::unique_ptr<Workload> peer;
+    if (info->make_peer) {
+      peer = info->make_peer();
+      TFQ_RETURN_IF_ERROR(peer->Prepare(data, threads.back()).WithPrefix(info->name + " peer " + info->peer));
+    }
     for (size_t n : threads) {
       ++step;
       auto on_phase = [&](std::string_view phase) { tell(step, info->name, n, phase); };
@@ -144,6 +166,18 @@ Result<Report> RunBench(const BenchOptions& options, const ProgressCallback& pro
       m.passes_per_repetition = t->passes_per_repetition;
       m.seconds = t->measured_seconds;
       m.ratio = is_calibration ? std::optional<double>(1.0) : CalibratedRatio(*info, *selected.front(), *t);
+      if (peer && !info->self_threaded) {
+        // The peer is timed with the workload itself in the calibration's place: a repetition of
+        // one pass of it before and after each of the peer's, so that the two rates compared
+        // come from neighbouring moments, whatever the load of a shared machine does meanwhile.
+        TimingOptions alternate = options.timing;
+        alternate.calibration_passes = 1;
+        alternate.warmup_seconds = 0;  // one pass still warms it; the workload is warm already
+        Result<Timing> p = TimeWorkload(*peer, n, false, alternate, on_phase, workload.get());
+        if (!p.ok()) return p.status().WithPrefix(info->name + " peer " + info->peer);
+        m.peer = PeerOf(*info, *p);
+      }
+      m.note = workload->Note();
       report.results.push_back(std::move(m));
     }
     if (is_calibration) calibration = std::move(workload);

@@ -9,6 +9,7 @@
 
 #include "bench/generate.h"
 #include "io/cleanup.h"
+#include "io/deflater.h"
 #include "io/file_streams.h"
 #include "tfrecord/format.h"
 #include "tfrecord/open.h"
@@ -76,8 +77,9 @@ void Dataset::IndexRecords() {
 Result<std::string_view> Dataset::Gzipped() {
   if (!gzipped_) {
     auto out = std::make_unique<std::string>();
-    std::unique_ptr<OutputStream> gzip =
-        NewCompressingStream(NewStringOutputStream("gzip", out.get()), Compression::kGzip);
+    // zlib 6, as TensorFlow writes: not tfq's own writer, which may pick ISA-L (io/deflater.h).
+    std::unique_ptr<OutputStream> gzip = NewCompressingStream(
+        NewStringOutputStream("gzip", out.get()), Compression::kGzip, kDefaultZlibLevel);
     TFQ_RETURN_IF_ERROR(gzip->Write(*framed_));
     TFQ_RETURN_IF_ERROR(gzip->Close());
     gzipped_ = std::move(out);

@@ -9,6 +9,7 @@
 
 #include "common/cpus.h"
 #include "crc32c/crc32c.h"
+#include "io/inflater.h"
 
 // CMake passes these in (src/bench/CMakeLists.txt; TFQ_SANITIZER_BUILD from the top level when
 // TFQ_SANITIZE is set). The fallbacks keep the file compiling on its own.
@@ -61,6 +62,7 @@ MachineInfo CurrentMachine() {
   if (m.cpu_model.empty()) m.cpu_model = "unknown";
   m.cores = static_cast<size_t>(UsableCpus());
   m.crc32c = crc32c::ImplementationName();
+  m.gzip = InflateLibrary();
   m.build_type = TFQ_BUILD_TYPE;
 #ifdef TFQ_SANITIZER_BUILD
   m.sanitizer = TFQ_SANITIZER_BUILD;

@@ -14,6 +14,7 @@ struct MachineInfo {
   std::string cpu_model;   // "Intel(R) Xeon(R) ..." from /proc/cpuinfo, or "unknown"
   size_t cores = 1;        // CPUs this process may run on (its affinity mask)
   std::string crc32c;      // crc32c::ImplementationName(): "sse4.2" or "portable"
+  std::string gzip;        // the library that inflates gzip/zlib (io/inflater.h): "isa-l 2.30.0"
   std::string build_type;  // CMAKE_BUILD_TYPE of this tfq: "Release", "Debug", ...
   std::string sanitizer;   // the -fsanitize list of a sanitizer build, "" otherwise
   bool optimized = true;   // compiled with optimization (__OPTIMIZE__)

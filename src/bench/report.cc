@@ -29,12 +29,21 @@ json MeasurementToJson(const Measurement& m) {
   j["passes_per_repetition"] = m.passes_per_repetition;
   j["seconds"] = m.seconds;
   j["rates"] = std::move(rates);
+  if (m.peer) {
+    json p = SummaryToJson(m.peer->rate.summary);
+    p["name"] = m.peer->name;
+    p["unit"] = m.peer->rate.unit;
+    p["speedup"] = m.peer->speedup;
+    j["peer"] = std::move(p);
+  }
+  if (!m.note.empty()) j["note"] = m.note;
   return j;
 }
 
 json MachineToJson(const MachineInfo& m) {
   return {{"cpu_model", m.cpu_model},   {"cores", m.cores},
-          {"crc32c", m.crc32c},         {"build_type", m.build_type},
+          {"crc32c", m.crc32c},         {"gzip", m.gzip},
+          {"build_type", m.build_type},
           {"sanitizer", m.sanitizer},   {"optimized", m.optimized},
           {"tfq_version", m.tfq_version}, {"compiler", m.compiler},
           {"kernel", m.kernel}};
@@ -157,6 +166,7 @@ Result<Report> ReportFromJson(std::string_view text, std::string_view source) {
     TFQ_RETURN_IF_ERROR(Optional(m, "cpu_model", &report.machine.cpu_model, mw));
     TFQ_RETURN_IF_ERROR(Optional(m, "cores", &report.machine.cores, mw));
     TFQ_RETURN_IF_ERROR(Optional(m, "crc32c", &report.machine.crc32c, mw));
+    TFQ_RETURN_IF_ERROR(Optional(m, "gzip", &report.machine.gzip, mw));
     TFQ_RETURN_IF_ERROR(Optional(m, "build_type", &report.machine.build_type, mw));
     TFQ_RETURN_IF_ERROR(Optional(m, "sanitizer", &report.machine.sanitizer, mw));
     TFQ_RETURN_IF_ERROR(Optional(m, "tfq_version", &report.machine.tfq_version, mw));

@@ -41,6 +41,17 @@ struct Measurement {
   // count, timed right around this result's repetitions (runner.h). 1 for the calibration itself.
   std::optional<double> ratio;
 
+  // The workload's peer (WorkloadInfo::peer), and how many times faster tfq is: the best rate of
+  // passes of the workload alternating with the peer's repetitions over the peer's best rate, so
+  // that the two come from neighbouring moments of a shared machine.
+  struct Peer {
+    std::string name;  // "zlib inflate"
+    Rate rate;         // in the workload's primary unit
+    double speedup = 0;
+  };
+  std::optional<Peer> peer;
+  std::string note;  // Workload::Note()
+
   const Rate& primary() const { return rates.front(); }
 };
 

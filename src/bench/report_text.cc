@@ -53,8 +53,9 @@ std::string FormatReport(const Report& r) {
           m.build_type.empty() ? "unknown" : m.build_type.c_str(),
           m.sanitizer.empty() ? "" : ", sanitizers ", m.sanitizer.c_str(),
           m.compiler.empty() ? "" : (", " + m.compiler).c_str());
-  Appendf(&out, "machine:  %s, %zu core%s, crc32c %s, %s\n", m.cpu_model.c_str(), m.cores,
-          m.cores == 1 ? "" : "s", m.crc32c.c_str(), m.kernel.c_str());
+  Appendf(&out, "machine:  %s, %zu core%s, crc32c %s, gzip %s, %s\n", m.cpu_model.c_str(), m.cores,
+          m.cores == 1 ? "" : "s", m.crc32c.c_str(), m.gzip.empty() ? "unknown" : m.gzip.c_str(),
+          m.kernel.c_str());
   const RunSettings& s = r.settings;
   Appendf(&out, "data:     %s: %llu records, %s framed\n",
           s.generated ? ("generated tf.Examples (seed " + std::to_string(s.seed) + ")").c_str()
@@ -84,6 +85,12 @@ std::string FormatReport(const Report& r) {
               x.rates[i].unit.c_str());
     }
     out += x.rates.size() > 1 ? ")\n" : "\n";
+    if (x.peer) {
+      Appendf(&out, "  vs %-13s %7s %11s %-10s tfq: %sx the peer\n", x.peer->name.c_str(), "",
+              Number(x.peer->rate.summary.median).c_str(), x.peer->rate.unit.c_str(),
+              Number(x.peer->speedup).c_str());
+    }
+    if (!x.note.empty()) Appendf(&out, "%-18s %s\n", "", x.note.c_str());
   }
   for (const SkippedWorkload& k : r.skipped) {
     Appendf(&out, "%-18s skipped: %s\n", k.workload.c_str(), k.reason.c_str());

@@ -60,6 +60,10 @@ class Workload {
   // on one thread with thread == 0 and num_threads the threads it should use itself. Every pass
   // does the same work, so passes can be repeated for as long as the measurement needs.
   virtual Status RunPass(size_t thread, size_t num_threads, Work* work) = 0;
+
+  // One line of facts about the output worth printing beside the rates (the size ratio of a
+  // compressor, say), or "" for none; called after the measurement.
+  virtual std::string Note() const { return ""; }
 };
 
 struct WorkloadInfo {
@@ -72,6 +76,12 @@ struct WorkloadInfo {
   // its own thread pools), instead of running once per thread.
   bool self_threaded = false;
   std::function<std::unique_ptr<Workload>()> make;
+  // A peer: the same work done by the library or tool tfq is compared with (zlib's inflate for
+  // read-gzip), timed after it on the same data and thread count, its repetitions alternating
+  // with passes of the workload, and reported beside it with the ratio of the two
+  // (Measurement::peer). Empty `peer`: none. Not for self-threaded workloads.
+  std::string peer;
+  std::function<std::unique_ptr<Workload>()> make_peer;
 };
 
 // A WorkloadInfo whose `make` builds a default-constructed W; set items_unit and self_threaded

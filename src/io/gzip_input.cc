@@ -1,26 +1,24 @@
-// The decompressing stream: zlib's inflate between a compressed InputStream and its reader.
+// The decompressing stream: an Inflater (io/inflater.h) between a compressed InputStream and its
+// reader.
 //
 // Compressed bytes are taken from the source with Peek/Consume, and only as many as inflate used
-// are consumed, so the source's position is always the exact compressed offset for messages.
-// Given an AccessPointIndex it also notes access points as it goes (io/access_points.h): inflate
-// then stops at every deflate block boundary (Z_BLOCK), where a point may be taken.
-#include <zlib.h>
-
+// are consumed, so the source's position is the compressed offset for messages (ISA-L reads up to
+// 8 bytes ahead into its bit buffer, so it may lie that far past the bad bit). Given an
+// AccessPointIndex it also notes access points as it goes (io/access_points.h): the inflater then
+// stops at every deflate block boundary, where a point may be taken, which only zlib does.
 #include <algorithm>
-#include <climits>
 #include <memory>
 #include <string>
 
 #include "io/access_points.h"
 #include "io/buffered_input_stream.h"
 #include "io/compression.h"
+#include "io/inflater.h"
 
 namespace tfq {
 namespace {
 
 constexpr size_t kOutputChunk = size_t{256} << 10;
-constexpr int kGzipWindowBits = 16 + MAX_WBITS;  // gzip wrapper, 32 KiB window
-constexpr int kZlibWindowBits = MAX_WBITS;
 
 class InflatingStream final : public BufferedInputStream {
  public:
@@ -31,22 +29,17 @@ class InflatingStream final : public BufferedInputStream {
         gzip_(c == Compression::kGzip),
         format_(gzip_ ? "gzip" : "zlib"),
         limit_(limit),
+        inflater_(NewInflater(points != nullptr ? InflaterUse::kBlockBoundaries : InflaterUse::kFastest)),
         points_(points) {
     if (c != Compression::kGzip && c != Compression::kZlib) {
       init_error_ = Status::Internal(source_->name() + ": cannot decompress with compression '" +
                                      std::string(CompressionName(c)) + "'");
       return;
     }
-    int rc = inflateInit2(&z_, gzip_ ? kGzipWindowBits : kZlibWindowBits);
-    if (rc != Z_OK) {
+    if (!inflater_->Reset(Wrapper())) {
       init_error_ = Status::ResourceExhausted(source_->name() + ": cannot start " + format_ +
-                                              " decompression (zlib error " + std::to_string(rc) + ")");
-      return;
+                                              " decompression (out of memory)");
     }
-    z_initialized_ = true;
-  }
-  ~InflatingStream() override {
-    if (z_initialized_) inflateEnd(&z_);
   }
 
   const std::string& name() const override { return source_->name(); }
@@ -61,7 +54,12 @@ class InflatingStream final : public BufferedInputStream {
       std::string_view in;
       TFQ_RETURN_IF_ERROR(source_->Peek(1, &in));
       if (in.empty()) {
-        if (in_member_) return Truncated();
+        if (in_member_) {
+          // The inflater may still hold output it decoded (ISA-L buffers some): drain it first.
+          TFQ_RETURN_IF_ERROR(InflateOnce(in, dst, capacity, produced));
+          if (*produced > 0 || !in_member_) continue;
+          return Truncated();
+        }
         if (points_ != nullptr) points_->uncompressed_size = total_output_;
         return Status::OK();  // clean end: after a complete stream, or no input at all
       }
@@ -71,7 +69,7 @@ class InflatingStream final : public BufferedInputStream {
           return Status::Corruption(name() + ": unexpected data after the end of the zlib stream" +
                                     " at compressed byte " + std::to_string(CompressedOffset()));
         }
-        inflateReset(&z_);
+        if (!inflater_->Reset(Wrapper())) return OutOfMemory();
       }
       if (!stream_ended_ && !in_member_ && leading_bytes_.empty()) {
         std::string_view first;
@@ -90,20 +88,14 @@ class InflatingStream final : public BufferedInputStream {
       capacity = static_cast<size_t>(
           std::min<uint64_t>(capacity, limit_.max_bytes - total_output_ + 1));
     }
-    uInt in_size = static_cast<uInt>(std::min<size_t>(in.size(), UINT_MAX));
-    uInt out_size = static_cast<uInt>(std::min<size_t>(capacity, UINT_MAX));
-    z_.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
-    z_.avail_in = in_size;
-    z_.next_out = reinterpret_cast<Bytef*>(dst);
-    z_.avail_out = out_size;
-    int rc = inflate(&z_, points_ != nullptr ? Z_BLOCK : Z_NO_FLUSH);
-    size_t used = in_size - z_.avail_in;
-    size_t made = out_size - z_.avail_out;
+    const Inflater::Step step = inflater_->Inflate(in, dst, capacity);
+    const size_t used = step.consumed;
+    const size_t made = step.produced;
     source_->Consume(used);
     *produced = made;
     total_output_ += made;
     if (used > 0) in_member_ = true;
-    if (points_ != nullptr && rc == Z_OK) NoteAccessPoint();
+    if (points_ != nullptr) NoteAccessPoint();
 
     // The ratio is checked after every call, which produces at most one output chunk.
     if (!limit_.unlimited()) {
@@ -115,55 +107,58 @@ class InflatingStream final : public BufferedInputStream {
             "--max-decompressed (e.g. 1000x, 100GiB or none)");
       }
     }
-    switch (rc) {
-      case Z_OK:
-        return Status::OK();
-      case Z_STREAM_END:
-        in_member_ = false;
-        stream_ended_ = true;
-        return Status::OK();
-      case Z_BUF_ERROR:
-        // Both buffers were non-empty, so "no progress possible" cannot happen; if it does,
-        // stop rather than spin.
-        if (used > 0 || made > 0) return Status::OK();
+    switch (step.outcome) {
+      case Inflater::Outcome::kOk:
+        // With both buffers non-empty some progress was possible; if none was made, stop rather
+        // than spin. Without input (draining at the end), the caller decides.
+        if (used > 0 || made > 0 || in.empty()) return Status::OK();
         return Status::Internal(name() + ": inflate made no progress at compressed byte " +
                                 std::to_string(CompressedOffset()));
-      case Z_NEED_DICT:
+      case Inflater::Outcome::kEnd:
+        in_member_ = false;
+        stream_ended_ = true;
+        if (step.overread > 0) {
+          // Bytes past the end were taken (ISA-L after a zlib trailer): they cannot start another
+          // stream, as only gzip has members, and the source cannot give them back.
+          return Status::Corruption(name() + ": unexpected data after the end of the " + format_ +
+                                    " stream at compressed byte " +
+                                    std::to_string(CompressedOffset() - step.overread));
+        }
+        return Status::OK();
+      case Inflater::Outcome::kNeedsWindow:
         return Corrupt("the stream needs a preset dictionary");
-      case Z_DATA_ERROR:
+      case Inflater::Outcome::kBadData:
         if (!stream_ended_ && SniffCompression(leading_bytes_) != (gzip_ ? Compression::kGzip
                                                                           : Compression::kZlib)) {
           // The stream does not even start like one: most likely the wrong -c, not damage.
-          return Status::Corruption(name() + ": not " + format_ + " data (" +
-                                    (z_.msg != nullptr ? z_.msg : "invalid data") +
+          return Status::Corruption(name() + ": not " + format_ + " data (" + inflater_->error() +
                                     " at compressed byte " + std::to_string(CompressedOffset()) +
                                     "): its first bytes look like " +
                                     DescribeLeadingBytes(leading_bytes_));
         }
-        return Corrupt(z_.msg != nullptr ? z_.msg : "invalid data");
-      case Z_MEM_ERROR:
-        return Status::ResourceExhausted(name() + ": out of memory while decompressing");
-      default:
-        return Status::Internal(name() + ": inflate failed with zlib error " + std::to_string(rc));
+        return Corrupt(inflater_->error());
+      case Inflater::Outcome::kNoMemory:
+        return OutOfMemory();
     }
+    return Status::Internal(name() + ": unknown inflate outcome");
   }
 
   uint64_t CompressedOffset() const { return source_->position(); }
+  DeflateWrapper Wrapper() const { return gzip_ ? DeflateWrapper::kGzip : DeflateWrapper::kZlib; }
+  Status OutOfMemory() const {
+    return Status::ResourceExhausted(name() + ": out of memory while decompressing");
+  }
 
-  // At a block boundary (bit 7 of data_type), not inside the last block (bit 6), a span after the
-  // last point: zran's rule. The low 3 bits are the unused bits of the last byte inflate took.
+  // At a block boundary outside the last block, a span after the last point: zran's rule.
   void NoteAccessPoint() {
-    const int type = z_.data_type;
-    if ((type & 128) == 0 || (type & 64) != 0) return;
+    int bits = 0;
+    if (!inflater_->AtBlockBoundary(&bits)) return;
     if (!points_->points.empty() && total_output_ - last_point_ < points_->span) return;
     AccessPoint p;
     p.uncompressed_offset = total_output_;
     p.compressed_offset = CompressedOffset();
-    p.bits = type & 7;  // the byte holding them is read again from the file when starting there
-    p.window.resize(kInflateWindowBytes);
-    uInt length = 0;
-    inflateGetDictionary(&z_, reinterpret_cast<Bytef*>(p.window.data()), &length);
-    p.window.resize(length);
+    p.bits = bits;  // the byte holding them is read again from the file when starting there
+    p.window = inflater_->Window();
     points_->points.push_back(std::move(p));
     last_point_ = total_output_;
   }
@@ -183,8 +178,7 @@ class InflatingStream final : public BufferedInputStream {
   const bool gzip_;
   const std::string format_;  // "gzip" or "zlib", for messages
   const DecompressionLimit limit_;
-  z_stream z_ = {};
-  bool z_initialized_ = false;
+  const std::unique_ptr<Inflater> inflater_;
   Status init_error_;
   bool in_member_ = false;     // input of the current stream/member consumed, its end not seen
   bool stream_ended_ = false;  // at least one complete stream/member seen

@@ -31,6 +31,7 @@ TEST_CASE("CurrentMachine: the facts are filled in") {
   CHECK(m.cores >= 1);
   CHECK((m.crc32c == "sse4.2" || m.crc32c == "portable"));
   CHECK(!m.tfq_version.empty());
+  CHECK((m.gzip.rfind("isa-l ", 0) == 0 || m.gzip.rfind("zlib ", 0) == 0));
 }
 
 TEST_CASE("BuildWarnings: Release is quiet, Debug and sanitizers are not") {

@@ -13,6 +13,7 @@ Report SampleReport() {
   r.machine.cpu_model = "Test CPU";
   r.machine.cores = 8;
   r.machine.crc32c = "sse4.2";
+  r.machine.gzip = "isa-l 2.30.0";
   r.machine.build_type = "Release";
   r.machine.tfq_version = "0.1.0";
   r.settings.threads = {1, 8};
@@ -30,6 +31,14 @@ Report SampleReport() {
   m.seconds = 2.1;
   m.ratio = 0.25;
   r.results.push_back(m);
+  Measurement g;
+  g.workload = "write-gzip";
+  g.rates = {{"MB/s", Summarize({300, 310, 320})}};
+  g.repetitions = 3;
+  g.ratio = 0.05;
+  g.peer = Measurement::Peer{"zlib 6 deflate", {"MB/s", Summarize({40, 41, 42})}, 7.5};
+  g.note = "output 0.9733x zlib 6's size";
+  r.results.push_back(g);
   r.skipped.push_back({"image-resize", "no images"});
   return r;
 }
@@ -41,7 +50,7 @@ TEST_CASE("ReportToJson: every documented field, with its type") {
   CHECK(j["date"].is_string());
   CHECK(j["calibration"] == "memcpy");
   CHECK(j["warnings"].is_array());
-  for (const char* key : {"cpu_model", "crc32c", "build_type", "sanitizer", "tfq_version", "compiler", "kernel"}) {
+  for (const char* key : {"cpu_model", "crc32c", "gzip", "build_type", "sanitizer", "tfq_version", "compiler", "kernel"}) {
     CAPTURE(key);
     CHECK(j["machine"][key].is_string());
   }
@@ -85,7 +94,8 @@ TEST_CASE("ReportFromJson reads back what ReportToJson wrote") {
   CHECK(r->calibration == "memcpy");
   CHECK(r->machine.cpu_model == "Test CPU");
   CHECK(r->machine.build_type == "Release");
-  REQUIRE(r->results.size() == 1);
+  CHECK(r->machine.gzip == "isa-l 2.30.0");
+  REQUIRE(r->results.size() == 2);
   const Measurement* m = r->Find("parse-example", 8);
   REQUIRE(m != nullptr);
   CHECK(m->primary().unit == "records/s");
@@ -145,6 +155,22 @@ TEST_CASE("FormatReport: one line per result with the machine facts above") {
   CHECK(text.find("100.0 .. 120.0") != std::string::npos);
   CHECK(text.find("1.100 MB/s") != std::string::npos);
   CHECK(text.find("image-resize       skipped: no images") != std::string::npos);
+}
+
+TEST_CASE("a result with a peer and a note: the peer's rate and tfq's speedup on the line below") {
+  const std::string text = FormatReport(SampleReport());
+  CHECK(text.find("crc32c sse4.2, gzip isa-l 2.30.0") != std::string::npos);
+  CHECK(text.find("  vs zlib 6 deflate") != std::string::npos);
+  CHECK(text.find("41.00 MB/s       tfq: 7.500x the peer") != std::string::npos);
+  CHECK(text.find("output 0.9733x zlib 6's size") != std::string::npos);
+  const nlohmann::json j = ReportToJson(SampleReport());
+  const auto& peer = j["results"][1]["peer"];
+  CHECK(peer["name"] == "zlib 6 deflate");
+  CHECK(peer["median"] == 41);
+  CHECK(peer["unit"] == "MB/s");
+  CHECK(peer["speedup"] == 7.5);
+  CHECK(j["results"][1]["note"] == "output 0.9733x zlib 6's size");
+  CHECK(!j["results"][0].contains("peer"));
 }
 
 }  // namespace

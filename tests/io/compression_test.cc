@@ -111,7 +111,9 @@ TEST_CASE("gzip and zlib round-trip empty, small and multi-megabyte data") {
   }
 }
 
-TEST_CASE("compressed output is what zlib writes with TensorFlow's parameters, however written") {
+TEST_CASE("compressed output is what the chosen encoder writes, however written") {
+  // TestBytes is text-like, where the default encoder is zlib 6 (io/deflater.h): the bytes are
+  // what zlib writes with TensorFlow's parameters, for every split into Writes.
   const std::string data = TestBytes(size_t{2} << 20, 5);
   for (Compression c : {Compression::kGzip, Compression::kZlib}) {
     std::string expected = ZlibCompress(data, c == Compression::kGzip);

@@ -1,0 +1,20 @@
+// NewInflater: the one place that picks the library, once per inflater.
+#include "io/inflater.h"
+
+#include <zlib.h>
+
+namespace tfq {
+
+std::unique_ptr<Inflater> NewInflater(InflaterUse use) {
+  if (use == InflaterUse::kFastest) {
+    if (std::unique_ptr<Inflater> isal = NewIsalInflater()) return isal;
+  }
+  return NewZlibInflater(use == InflaterUse::kBlockBoundaries);
+}
+
+std::string InflateLibrary() {
+  const std::string isal = IsalVersion();
+  return isal.empty() ? std::string("zlib ") + zlibVersion() : "isa-l " + isal;
+}
+
+}  // namespace tfq

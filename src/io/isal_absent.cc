@@ -1,0 +1,12 @@
+// Built instead of inflater_isal.cc and deflater_isal.cc where ISA-L was not found: NewInflater
+// and NewDeflater then use zlib.
+#include "io/deflater.h"
+#include "io/inflater.h"
+
+namespace tfq {
+
+std::unique_ptr<Inflater> NewIsalInflater() { return nullptr; }
+std::unique_ptr<Deflater> NewIsalDeflater(DeflateWrapper) { return nullptr; }
+std::string IsalVersion() { return ""; }
+
+}  // namespace tfq

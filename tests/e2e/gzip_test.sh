@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# gzip/zlib output as a user meets it: TensorFlow-readable (the protobuf oracle in ../shared reads
+# every file tfq writes), the same bytes for any --threads, the encoder rule of src/io/deflater.h
+# seen from outside (text-heavy records: exactly zlib 6's bytes; numeric ones: ISA-L's, at most 5%
+# larger, where tfq was built with ISA-L), multi-member input, and `tfq --version` naming the library.
+source "$(dirname "$0")/lib.sh"
+skip_without_shared
+PY=/usr/bin/python3
+ORACLE="$SHARED/oracle/tfrecord_oracle.py"
+
+expect_exit 0 "$TFQ" --version
+expect_stdout_contains "(gzip: "
+isal=0; grep -q "(gzip: isa-l " "$WORK/out" && isal=1
+
+# Two tables: text-heavy rows (the CSV corpus) and numeric rows (ints and floats).
+cp "$SHARED/csv/airports.csv" "$WORK/text.csv"
+$PY - "$WORK/numbers.csv" <<'PY'
+import random, sys
+r = random.Random(5)
+with open(sys.argv[1], "w") as f:
+    f.write("id,a,b,c,x,y\n")
+    for i in range(60000):
+        f.write("%d,%d,%d,%d,%.6f,%.6f\n" % (i, r.randrange(1000), r.randrange(10**6), r.randrange(2),
+                                            r.random(), r.gauss(0, 1)))
+PY
+
+for t in text numbers; do
+  expect_exit 0 "$TFQ" convert "$WORK/$t.csv" -o "$WORK/$t.tfrecord" --quiet
+  for n in 1 2; do
+    expect_exit 0 "$TFQ" convert "$WORK/$t.csv" -o "$WORK/$t.$n.tfrecord.gz" --threads $n --quiet
+    expect_exit 0 "$TFQ" convert "$WORK/$t.csv" -o "$WORK/$t.$n.tfrecord.zz" --threads $n --quiet
+  done
+  for ext in gz zz; do
+    checks=$((checks + 1))
+    cmp -s "$WORK/$t.1.tfrecord.$ext" "$WORK/$t.2.tfrecord.$ext" || fail "$t .$ext: --threads 1 and 2 wrote different bytes"
+    # TensorFlow-readable: the oracle (Python's zlib and protobuf) decodes the same Examples.
+    checks=$((checks + 1))
+    cmp -s <($PY "$ORACLE" "$WORK/$t.tfrecord") <($PY "$ORACLE" "$WORK/$t.1.tfrecord.$ext") ||
+      fail "$t .$ext: the oracle reads different Examples than from the uncompressed file"
+  done
+  expect_exit 0 "$TFQ" inspect --verify "$WORK/$t.1.tfrecord.gz" "$WORK/$t.1.tfrecord.zz"
+done
+
+# The encoder rule, against zlib 6 with TensorFlow's parameters (Python's zlib is the same zlib).
+$PY - "$WORK" "$isal" <<'PY' || fail "encoder choice"
+import sys, zlib
+w, isal = sys.argv[1], sys.argv[2] == "1"
+def zlib6(data, bits):
+    c = zlib.compressobj(6, zlib.DEFLATED, bits, 9)
+    return c.compress(data) + c.flush()
+for t in ("text", "numbers"):
+    plain = open(f"{w}/{t}.tfrecord", "rb").read()
+    for ext, bits in (("gz", 31), ("zz", 15)):
+        got = open(f"{w}/{t}.1.tfrecord.{ext}", "rb").read()
+        ref = zlib6(plain, bits)
+        print(f"{t} .{ext}: {len(got)} bytes, zlib 6 {len(ref)}, ratio {len(got) / len(ref):.4f}")
+        if t == "text" or not isal:
+            assert got == ref, f"{t}.{ext}: not zlib 6's bytes"
+        else:
+            assert got != ref, f"{t}.{ext}: zlib 6's bytes where ISA-L was expected"
+            assert len(got) <= 1.05 * len(ref), f"{t}.{ext}: more than 5% larger than zlib 6"
+PY
+
+# Images (incompressible JPEG payloads): same bytes for any --threads, oracle-readable.
+for n in 1 2; do
+  expect_exit 0 "$TFQ" convert "$SHARED/images/imagenet" -o "$WORK/img$n" --shards 2 --suffix .tfrecord.gz \
+    --threads $n --quiet
+done
+for s in 00000 00001; do
+  checks=$((checks + 1))
+  cmp -s "$WORK/img1-$s-of-00002.tfrecord.gz" "$WORK/img2-$s-of-00002.tfrecord.gz" || fail "image shard $s differs by --threads"
+  checks=$((checks + 1))
+  $PY "$ORACLE" --summary "$WORK/img1-$s-of-00002.tfrecord.gz" >/dev/null || fail "the oracle cannot read image shard $s"
+done
+
+# A multi-member file (cat a.gz b.gz) reads as one stream.
+cat "$WORK/text.1.tfrecord.gz" "$WORK/numbers.1.tfrecord.gz" > "$WORK/both.tfrecord.gz"
+expect_exit 0 "$TFQ" inspect --count "$WORK/text.1.tfrecord.gz"
+a=$(cat "$WORK/out")
+expect_exit 0 "$TFQ" inspect --count "$WORK/numbers.1.tfrecord.gz"
+b=$(cat "$WORK/out")
+expect_exit 0 "$TFQ" inspect --count "$WORK/both.tfrecord.gz"
+expect_stdout "$((a + b))"
+
+echo "$checks checks, $failures failures"
+((failures == 0))
