@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages tfq needs to build and test. Idempotent; run as root.
-# Build: compiler, CMake, CLI11, nlohmann/json, doctest, zlib, libjpeg-turbo (TurboJPEG), libpng, OpenMP.
+# Build: compiler, CMake, CLI11, nlohmann/json, doctest, zlib, libjpeg-turbo (TurboJPEG), libpng, OpenMP,
+#        libcurl (OpenSSL flavour) and OpenSSL for s3://, gs:// and https:// (docs/object-stores.md).
 # Tests: protobuf-compiler + python3-protobuf for the reference oracle in ../shared/oracle,
 #        python3-pil for the resize-quality comparison, clang for the fuzzers; the Python package
 #        (scripts/test-python.sh): python3-dev, venv, pip, setuptools, wheel, pybind11, pytest,
@@ -8,7 +9,7 @@
 set -euo pipefail
 packages=(build-essential cmake ninja-build pkg-config
           libcli11-dev nlohmann-json3-dev doctest-dev zlib1g-dev libturbojpeg0-dev libjpeg62-turbo-dev
-          libpng-dev libomp-dev)
+          libpng-dev libomp-dev libcurl4-openssl-dev libssl-dev)
 if [[ "${1:-}" == "--test" ]]; then
   packages+=(protobuf-compiler python3-protobuf python3-pil python3-numpy clang libclang-rt-14-dev
              python3-dev python3-venv python3-pip python3-setuptools python3-wheel pybind11-dev
