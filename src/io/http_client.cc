@@ -200,6 +200,10 @@ Status PerformHttp(const std::string& name, const HttpRequestMaker& make, HttpRe
 
     if (code == CURLE_ABORTED_BY_CALLBACK) return Status::Cancelled(name + ": cancelled");
     if (transfer.overflow) {
+      if (response->status == 200) {
+        return Status::IoError(name + ": the server ignored the Range header (HTTP 200 with the "
+                                      "whole object); tfq needs ranged reads");
+      }
       return Status::IoError(name + ": the server sent more bytes than asked for (HTTP " +
                              std::to_string(response->status) + ")");
     }

@@ -110,7 +110,16 @@ class S3Store final : public ObjectStore {
   Result<uint64_t> Size(const std::string& url) const override {
     HttpResponse r;
     TFQ_RETURN_IF_ERROR(Send(url, "HEAD", {}, {}, {}, &r));
-    if (!Ok(r)) return HttpFailure(url, r, config_.credential_source, "reading");
+    if (!Ok(r)) {
+      // A HEAD answer has no body, and the body says why (NoSuchBucket, InvalidAccessKeyId,
+      // SignatureDoesNotMatch): ask again with a GET of one byte for the message.
+      HttpResponse why;
+      if (r.status >= 400 && r.status < 500 &&
+          Send(url, "GET", {}, {{"range", "bytes=0-0"}}, {}, &why).ok() && why.status == r.status) {
+        r = std::move(why);
+      }
+      return HttpFailure(url, r, config_.credential_source, "reading");
+    }
     return ContentLength(url, r);
   }
 
