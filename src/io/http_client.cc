@@ -1,6 +1,6 @@
 #include "io/http_client.h"
 
-#include <curl/curl.h>
+#include "io/shared_libraries.h"
 
 #include <algorithm>
 #include <cctype>
@@ -21,14 +21,14 @@ struct SharedConnections {
   std::mutex locks[CURL_LOCK_DATA_LAST];
 
   SharedConnections() {
-    curl_global_init(CURL_GLOBAL_DEFAULT);
-    share = curl_share_init();
-    curl_share_setopt(share, CURLSHOPT_LOCKFUNC, &Lock);
-    curl_share_setopt(share, CURLSHOPT_UNLOCKFUNC, &Unlock);
-    curl_share_setopt(share, CURLSHOPT_USERDATA, this);
-    curl_share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_CONNECT);
-    curl_share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS);
-    curl_share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION);
+    Curl().global_init(CURL_GLOBAL_DEFAULT);
+    share = Curl().share_init();
+    Curl().share_setopt(share, CURLSHOPT_LOCKFUNC, &Lock);
+    Curl().share_setopt(share, CURLSHOPT_UNLOCKFUNC, &Unlock);
+    Curl().share_setopt(share, CURLSHOPT_USERDATA, this);
+    Curl().share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_CONNECT);
+    Curl().share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS);
+    Curl().share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION);
   }
   static void Lock(CURL*, curl_lock_data data, curl_lock_access, void* self) {
     static_cast<SharedConnections*>(self)->locks[data].lock();
@@ -150,6 +150,7 @@ bool IsRetryableHttpStatus(long status) {
 Status PerformHttp(const std::string& name, const HttpRequestMaker& make, HttpResponse* response,
                    HttpBodyTarget target, const std::atomic<bool>* cancel) {
   static const RetryPolicy policy = RetryPolicy::FromEnvironment();
+  TFQ_RETURN_IF_ERROR(LoadNetworkLibraries().WithPrefix(name));
   SharedConnections& shared = Shared();
   size_t got_storage = 0;
   if (target.dst && !target.got) target.got = &got_storage;
@@ -162,41 +163,41 @@ Status PerformHttp(const std::string& name, const HttpRequestMaker& make, HttpRe
     if (target.got) *target.got = 0;
     Transfer transfer{response, target, false, cancel};
 
-    CURL* curl = curl_easy_init();
+    CURL* curl = Curl().easy_init();
     if (!curl) return Status::ResourceExhausted(name + ": cannot start an HTTP transfer (libcurl)");
     curl_slist* headers = nullptr;
-    for (const auto& [k, v] : request.headers) headers = curl_slist_append(headers, (k + ": " + v).c_str());
+    for (const auto& [k, v] : request.headers) headers = Curl().slist_append(headers, (k + ": " + v).c_str());
     // curl would otherwise send "Expect: 100-continue" and wait for the server before a body.
-    headers = curl_slist_append(headers, "Expect:");
-    curl_easy_setopt(curl, CURLOPT_SHARE, shared.share);
-    curl_easy_setopt(curl, CURLOPT_URL, request.url.c_str());
-    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
-    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, policy.connect_seconds);
-    curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
-    curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, policy.stall_seconds);
-    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, &OnBody);
-    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &transfer);
-    curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, &OnHeader);
-    curl_easy_setopt(curl, CURLOPT_HEADERDATA, &transfer);
-    curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, &OnProgress);
-    curl_easy_setopt(curl, CURLOPT_XFERINFODATA, &transfer);
-    curl_easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
-    curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, request.method == "GET" || request.method == "HEAD" ? 1L : 0L);
+    headers = Curl().slist_append(headers, "Expect:");
+    Curl().easy_setopt(curl, CURLOPT_SHARE, shared.share);
+    Curl().easy_setopt(curl, CURLOPT_URL, request.url.c_str());
+    Curl().easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+    Curl().easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+    Curl().easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, policy.connect_seconds);
+    Curl().easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
+    Curl().easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, policy.stall_seconds);
+    Curl().easy_setopt(curl, CURLOPT_WRITEFUNCTION, &OnBody);
+    Curl().easy_setopt(curl, CURLOPT_WRITEDATA, &transfer);
+    Curl().easy_setopt(curl, CURLOPT_HEADERFUNCTION, &OnHeader);
+    Curl().easy_setopt(curl, CURLOPT_HEADERDATA, &transfer);
+    Curl().easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, &OnProgress);
+    Curl().easy_setopt(curl, CURLOPT_XFERINFODATA, &transfer);
+    Curl().easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
+    Curl().easy_setopt(curl, CURLOPT_FOLLOWLOCATION, request.method == "GET" || request.method == "HEAD" ? 1L : 0L);
     if (request.method == "HEAD") {
-      curl_easy_setopt(curl, CURLOPT_NOBODY, 1L);
+      Curl().easy_setopt(curl, CURLOPT_NOBODY, 1L);
     } else if (request.method == "PUT" || request.method == "POST") {
-      curl_easy_setopt(curl, CURLOPT_POST, 1L);
-      curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, request.method.c_str());
-      curl_easy_setopt(curl, CURLOPT_POSTFIELDS, request.body.data());
-      curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
+      Curl().easy_setopt(curl, CURLOPT_POST, 1L);
+      Curl().easy_setopt(curl, CURLOPT_CUSTOMREQUEST, request.method.c_str());
+      Curl().easy_setopt(curl, CURLOPT_POSTFIELDS, request.body.data());
+      Curl().easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
     } else if (request.method != "GET") {
-      curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, request.method.c_str());
+      Curl().easy_setopt(curl, CURLOPT_CUSTOMREQUEST, request.method.c_str());
     }
-    const CURLcode code = curl_easy_perform(curl);
-    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &response->status);
-    curl_slist_free_all(headers);
-    curl_easy_cleanup(curl);
+    const CURLcode code = Curl().easy_perform(curl);
+    Curl().easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &response->status);
+    Curl().slist_free_all(headers);
+    Curl().easy_cleanup(curl);
 
     if (code == CURLE_ABORTED_BY_CALLBACK) return Status::Cancelled(name + ": cancelled");
     if (transfer.overflow) {
@@ -209,7 +210,7 @@ Status PerformHttp(const std::string& name, const HttpRequestMaker& make, HttpRe
     }
     if (code == CURLE_OK && !IsRetryableHttpStatus(response->status)) return Status::OK();
     last_failure = code == CURLE_OK ? "HTTP " + std::to_string(response->status)
-                                    : std::string(curl_easy_strerror(code));
+                                    : std::string(Curl().easy_strerror(code));
     if (code != CURLE_OK && !IsRetryableCurlCode(code)) {
       return Status::IoError(name + ": " + last_failure);
     }

@@ -11,6 +11,7 @@
 
 #include "io/http_client.h"
 #include "io/object_store_config.h"
+#include "io/shared_libraries.h"
 #include "io/sigv4.h"
 
 namespace tfq {
@@ -369,6 +370,7 @@ bool IsObjectStoreUrl(const std::string& path) {
 
 Result<std::shared_ptr<const ObjectStore>> ObjectStore::ForUrl(const std::string& url) {
   const std::string scheme(SchemeOf(url));
+  TFQ_RETURN_IF_ERROR(LoadNetworkLibraries().WithPrefix(url));
   if (!IsObjectStoreUrl(url)) {
     return Status::InvalidArgument(url + ": tfq reads s3://, gs://, http:// and https:// URLs, not " +
                                    scheme + "://");

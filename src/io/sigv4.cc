@@ -1,7 +1,6 @@
 #include "io/sigv4.h"
 
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
+#include "io/shared_libraries.h"
 
 #include <algorithm>
 #include <cctype>
@@ -22,7 +21,7 @@ std::string Hex(const unsigned char* bytes, size_t n) {
 std::string HmacSha256(std::string_view key, std::string_view data) {
   unsigned char mac[EVP_MAX_MD_SIZE];
   unsigned int len = 0;
-  HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
+  Crypto().hmac(Crypto().sha256(), key.data(), static_cast<int>(key.size()),
        reinterpret_cast<const unsigned char*>(data.data()), data.size(), mac, &len);
   return std::string(reinterpret_cast<const char*>(mac), len);
 }
@@ -54,7 +53,7 @@ std::string TrimAll(std::string_view v) {
 std::string Sha256Hex(std::string_view data) {
   unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned int len = 0;
-  EVP_Digest(data.data(), data.size(), digest, &len, EVP_sha256(), nullptr);
+  Crypto().digest(data.data(), data.size(), digest, &len, Crypto().sha256(), nullptr);
   return Hex(digest, len);
 }
 

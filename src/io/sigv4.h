@@ -29,6 +29,9 @@ struct SignableRequest {
   std::string payload_sha256;  // lower-case hex of the body's SHA-256, or "UNSIGNED-PAYLOAD"
 };
 
+// These need LoadNetworkLibraries() to have succeeded (io/shared_libraries.h): ObjectStore::ForUrl
+// loads them before anything is signed.
+
 // Lower-case hex SHA-256 of `data`.
 std::string Sha256Hex(std::string_view data);
 

@@ -5,14 +5,20 @@
 
 #include <doctest/doctest.h>
 
+#include "io/shared_libraries.h"
+
 namespace tfq {
 namespace {
+
+// The signing functions need libcrypto loaded (io/shared_libraries.h).
+const bool kCryptoLoaded = LoadNetworkLibraries().ok();
 
 const SigV4Keys kSuiteKeys{"AKIDEXAMPLE", "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY"};
 constexpr const char* kSuiteDate = "20150830T123600Z";
 const std::string kEmptySha = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
 
 TEST_CASE("sigv4: get-vanilla") {
+  REQUIRE(kCryptoLoaded);
   SignableRequest r{"GET", "/", {}, {{"Host", "example.amazonaws.com"}, {"X-Amz-Date", kSuiteDate}},
                     kEmptySha};
   std::string signed_headers;
