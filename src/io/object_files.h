@@ -1,7 +1,8 @@
 // Objects behind URLs as tfq's streams (internal to src/io; reached through io/file_system.h).
 //
 // Reading: the object's size comes from one HEAD at open; then blocks of
-// TFQ_OBJECT_READ_BLOCK_MIB MiB (default 4) are fetched with ranged GETs, up to
+// TFQ_OBJECT_READ_BLOCK_MIB MiB (default 4; less for a small object, so that every read in
+// flight has a block, but at least 256 KiB) are fetched with ranged GETs, up to
 // TFQ_OBJECT_READS_IN_FLIGHT at once (default 8) ahead of the consumer, each on its own thread
 // over the shared connection cache, so that a link with a long round trip stays busy. A skip
 // within the blocks in flight uses them; a longer one drops them and starts again at the new

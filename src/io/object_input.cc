@@ -26,8 +26,8 @@ class ObjectInputStream final : public BufferedInputStream {
         store_(std::move(store)),
         url_(std::move(url)),
         size_(size),
-        block_bytes_(EnvCount("TFQ_OBJECT_READ_BLOCK_MIB", 4, 1024) << 20),
-        in_flight_(EnvCount("TFQ_OBJECT_READS_IN_FLIGHT", 8, 256)) {}
+        in_flight_(EnvCount("TFQ_OBJECT_READS_IN_FLIGHT", 8, 256)),
+        block_bytes_(BlockBytes(size, in_flight_)) {}
 
   ~ObjectInputStream() override {
     cancel_ = true;  // transfers in flight stop within a progress callback; futures join them
@@ -38,6 +38,15 @@ class ObjectInputStream final : public BufferedInputStream {
 
  private:
   static constexpr size_t kChunk = size_t{256} << 10;
+
+  // TFQ_OBJECT_READ_BLOCK_MIB, or less for an object too small to keep every read in flight busy
+  // (a 16 MiB object in 2 MiB blocks with 8 in flight), but not under 256 KiB, where a request's
+  // round trip would cost more than its bytes.
+  static size_t BlockBytes(uint64_t size, size_t in_flight) {
+    const uint64_t most = uint64_t{EnvCount("TFQ_OBJECT_READ_BLOCK_MIB", 4, 1024)} << 20;
+    const uint64_t even = (size + in_flight - 1) / in_flight;
+    return static_cast<size_t>(std::max<uint64_t>(std::min(most, even), uint64_t{256} << 10));
+  }
 
   struct Block {
     uint64_t start = 0;
@@ -96,8 +105,8 @@ class ObjectInputStream final : public BufferedInputStream {
   const std::shared_ptr<const ObjectStore> store_;
   const std::string url_;
   const uint64_t size_;
-  const size_t block_bytes_;
   const size_t in_flight_;
+  const size_t block_bytes_;
   uint64_t offset_ = 0;      // the next byte Refill hands out
   uint64_t next_start_ = 0;  // the first byte no block covers yet
   std::atomic<bool> cancel_{false};

@@ -14,6 +14,8 @@ requests to that URL fail (N=0: every request), by KIND:
   stall     the headers, then nothing for 60 s
   norange   a 200 with the whole file, ignoring Range
 GET /count/KIND/N/NAME answers how many requests that fault URL has seen.
+RANGE_SERVER_MBPS=R in the environment caps each response at R MB/s, as an object store caps
+each connection (scripts/bench-object-store.sh).
 """
 import http.server
 import os
@@ -23,6 +25,7 @@ import threading
 import time
 
 ROOT = sys.argv[1]
+RATE = float(os.environ.get("RANGE_SERVER_MBPS", "0")) * 1e6
 seen = {}
 lock = threading.Lock()
 
@@ -64,18 +67,20 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return
         if kind in ("500", "503", "429"):
             return self.answer(int(kind), b"injected", head)
-        data = open(file, "rb").read()
-        status, start, end = 200, 0, len(data)
+        size = os.path.getsize(file)
+        status, start, end = 200, 0, size
         rng = self.headers.get("Range")
         if rng and kind != "norange":
             a, b = re.match(r"bytes=(\d+)-(\d*)", rng).groups()
-            start, end = int(a), min(len(data), int(b) + 1 if b else len(data))
+            start, end = int(a), min(size, int(b) + 1 if b else size)
             status = 206
-        body = data[start:end]
+        with open(file, "rb") as f:  # only the range: benchmarks read large files in blocks
+            f.seek(start)
+            body = f.read(end - start)
         self.send_response(status)
         self.send_header("Content-Length", str(len(body)))
         if status == 206:
-            self.send_header("Content-Range", "bytes %d-%d/%d" % (start, end - 1, len(data)))
+            self.send_header("Content-Range", "bytes %d-%d/%d" % (start, end - 1, size))
         self.send_header("Accept-Ranges", "bytes")
         self.end_headers()
         if head:
@@ -90,7 +95,15 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.wfile.flush()
             time.sleep(60)
             return
-        self.wfile.write(body)
+        if not RATE:
+            self.wfile.write(body)
+            return
+        start_time, chunk = time.monotonic(), 256 << 10
+        for at in range(0, len(body), chunk):
+            self.wfile.write(body[at : at + chunk])
+            ahead = (at + chunk) / RATE - (time.monotonic() - start_time)
+            if ahead > 0:
+                time.sleep(ahead)
 
     def answer(self, status, body, head):
         self.send_response(status)
