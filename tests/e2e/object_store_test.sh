@@ -84,9 +84,19 @@ expect_exit 0 "$TFQ" shard --shards 3 -o local/sh 'local/train-*-of-*' -q
 expect_exit 0 "$TFQ" shard --shards 3 -o s3://bkt/sh 's3://bkt/d/train-*-of-*' -q
 expect_exit 0 "$TFQ" shuffle --seed 7 --shards 2 -o local/sf 'local/train-*-of-*' -q
 expect_exit 0 "$TFQ" shuffle --seed 7 --shards 2 -o s3://bkt/sf 's3://bkt/d/train-*-of-*' -q
+# 19 MB read once from s3:// with --memory 24MiB (12 MiB for records) goes through a bucket
+# file, in $TMPDIR for an object-store prefix; local files are re-scanned: the same shard.
+cat local/train-*-of-* local/train-*-of-* local/train-*-of-* > local/big.tfrecord
+expect_exit 0 "$TFQ" shard --shards 1 -o s3://bkt/big local/big.tfrecord -q
+expect_exit 0 "$TFQ" shuffle --seed 7 --memory 24MiB -o local/sb local/big.tfrecord
+expect_exit 0 "$TFQ" shuffle --seed 7 --memory 24MiB -o s3://bkt/sb s3://bkt/big-00000-of-00001
+expect_stderr_contains "buckets);"
+same_bytes "$(stored sb-00000-of-00001)" local/sb-00000-of-00001
 for k in 0 1 2; do same_bytes "$(stored sh-0000$k-of-00003)" local/sh-0000$k-of-00003; done
 for k in 0 1; do same_bytes "$(stored sf-0000$k-of-00002)" local/sf-0000$k-of-00002; done
-ls -a "${TMPDIR:-/tmp}" | grep -q "^\.tfq-partial\.s[hf]-.*\.$$" && fail "staged shards left behind"
+checks=$((checks + 1))
+ls -a "${TMPDIR:-/tmp}" | grep -q "^\.tfq-partial\.s[hf]-" && fail "staged shards left behind"
+checks=$((checks + 1)); [[ -e s3: || -e gs: ]] && fail "a URL was taken for a local folder"
 
 # --- gs:// through the same S3-compatible API with HMAC keys.
 expect_exit 0 env GS_ENDPOINT_URL="$AWS_ENDPOINT_URL" GS_ACCESS_KEY_ID=S3RVER GS_SECRET_ACCESS_KEY=S3RVER \
