@@ -83,8 +83,10 @@ curl_8() {
     done
   done | xargs -P 8 -n 2 sh -c 'curl -s -o /dev/null -r "$0" "$1"'
 }
-tfq_1() { TFQ_OBJECT_READS_IN_FLIGHT=1 "$tfq" inspect --count "${urls[@]}" >/dev/null; }
-tfq_8() { TFQ_OBJECT_READS_IN_FLIGHT=8 "$tfq" inspect --count "${urls[@]}" >/dev/null; }
+# One file per run, as curl takes them: `inspect` may read several files at once, and then use
+# more connections than it is given here.
+tfq_1() { for u in "${urls[@]}"; do TFQ_OBJECT_READS_IN_FLIGHT=1 "$tfq" inspect --count "$u" >/dev/null; done; }
+tfq_8() { for u in "${urls[@]}"; do TFQ_OBJECT_READS_IN_FLIGHT=8 "$tfq" inspect --count "$u" >/dev/null; done; }
 
 names=(curl_1 tfq_1 curl_8 tfq_8)
 declare -A times

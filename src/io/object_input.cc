@@ -68,11 +68,12 @@ class ObjectInputStream final : public BufferedInputStream {
       cancel_ = false;
     }
     if (blocks_.empty()) next_start_ = offset_;
-    while (blocks_.size() < in_flight_ && next_start_ < size_) Launch();
+    TopUp();
     Block& b = blocks_.front();
     if (!b.waited) {
       b.status = b.done.get();
       b.waited = true;
+      TopUp();  // the next transfer starts before the caller works through this block
     }
     TFQ_RETURN_IF_ERROR(b.status);
     const size_t at = static_cast<size_t>(offset_ - b.start);
@@ -87,6 +88,14 @@ class ObjectInputStream final : public BufferedInputStream {
     const uint64_t jump = std::min<uint64_t>(n, size_ - offset_);
     offset_ += jump;
     return jump;
+  }
+
+  // Starts transfers until in_flight_ are running (a block that was waited for is not running).
+  void TopUp() {
+    while (blocks_.size() - (!blocks_.empty() && blocks_.front().waited ? 1 : 0) < in_flight_ &&
+           next_start_ < size_) {
+      Launch();
+    }
   }
 
   // Drops the first block, keeping its memory for a later one: fresh memory would cost a page
