@@ -15,7 +15,9 @@
 # docs/benchmarks.md.
 #
 #   scripts/bench-object-store.sh [SHARD_MiB=64] [SHARDS=4] [RUNS=3]
-# Environment: TFQ (default build/tfq, a Release build), BENCH_DIR (default: a new directory
+# Environment: BENCH_SERVER=python uses range_server.py even where nginx is installed (slower:
+# on 2 cores it could not serve 8 paced reads at once). With RANGE_SERVER_MBPS nginx listens with
+# a 128 KiB send buffer, so that limit_rate paces each response from its start. TFQ (default build/tfq, a Release build), BENCH_DIR (default: a new directory
 # under /tmp; it needs SHARD_MiB x SHARDS free).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -40,17 +42,17 @@ PY
 for ((k = 1; k < shards; ++k)); do cp "$dir/www/shard-0" "$dir/www/shard-$k"; done
 bytes=$(($(stat -c %s "$dir/www/shard-0") * shards))
 
-if command -v nginx >/dev/null || [[ -x /usr/sbin/nginx ]]; then
+if [[ ${BENCH_SERVER:-nginx} == nginx ]] && { command -v nginx >/dev/null || [[ -x /usr/sbin/nginx ]]; }; then
   port=$(/usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
   limit=""
-  [[ -n ${RANGE_SERVER_MBPS:-} ]] && limit="limit_rate $((RANGE_SERVER_MBPS * 1000000));"
+  [[ -n ${RANGE_SERVER_MBPS:-} ]] && limit="limit_rate $((RANGE_SERVER_MBPS * 1000000));" sndbuf=" sndbuf=128k"
   cat > "$dir/nginx.conf" <<CONF
 daemon off; worker_processes 4; error_log $dir/nginx.err; pid $dir/nginx.pid;
 events { worker_connections 256; }
 http { access_log off; sendfile on; tcp_nodelay on; keepalive_requests 100000;
        client_body_temp_path $dir; proxy_temp_path $dir; fastcgi_temp_path $dir;
        uwsgi_temp_path $dir; scgi_temp_path $dir;
-       server { listen 127.0.0.1:$port; root $dir/www; $limit } }
+       server { listen 127.0.0.1:$port${sndbuf:-}; root $dir/www; $limit } }
 CONF
   "$(command -v nginx || echo /usr/sbin/nginx)" -c "$dir/nginx.conf" &
   server=$!
