@@ -2,6 +2,9 @@
 // short bodies, and outputs that exist only once completed. Credentials-file parsing.
 #include <doctest/doctest.h>
 #include <stdlib.h>
+#include <unistd.h>
+
+#include <cstdio>
 
 #include <map>
 #include <mutex>
@@ -231,6 +234,23 @@ TEST_CASE("file system registry: URLs go to their scheme's FileSystem, local pat
   CHECK(FileSystemForUrl("s3://b/k") != nullptr);
   CHECK(FileSystemForUrl("gs://b/k") == FileSystemForUrl("https://h/k"));
   CHECK(FileSystemForUrl("ftp://h/k") == nullptr);
+  // file:///abs/path is the local path again.
+  char dir[] = "/tmp/tfq-file-url-XXXXXX";
+  REQUIRE(mkdtemp(dir) != nullptr);
+  const std::string path = std::string(dir) + "/x";
+  {
+    auto out = CreateOutputFile("file://" + path);
+    REQUIRE(out.ok());
+    REQUIRE((*out)->Write("abc").ok());
+    REQUIRE((*out)->Close().ok());
+  }
+  auto in = OpenInputFile("file://" + path);
+  REQUIRE(in.ok());
+  std::string_view v;
+  REQUIRE((*in)->Peek(3, &v).ok());
+  CHECK(v == "abc");
+  std::remove(path.c_str());
+  rmdir(dir);
   auto r = OpenInputFile("ftp://h/k");
   CHECK(r.status().code() == StatusCode::kInvalidArgument);
   CHECK(r.status().message().find("ftp://h/k") != std::string::npos);
