@@ -12,6 +12,8 @@
 #include "common/cpus.h"
 #include "io/buffered_input_stream.h"
 #include "io/file_streams.h"
+#include "io/file_system.h"
+#include "io/paths.h"
 #include "io/pread_file.h"
 #include "io/read_ahead_file.h"
 
@@ -62,6 +64,11 @@ Result<std::unique_ptr<InputStream>> OpenInputFile(const std::string& path, Read
   if (path == "-") {
     return std::unique_ptr<InputStream>(
         std::make_unique<ReadingFileStream>("<stdin>", STDIN_FILENO, /*owns_fd=*/false));
+  }
+  if (LooksLikeUrl(path)) {
+    const FileSystem* fs = FileSystemForUrl(path);
+    if (!fs) return UrlNotSupported(path);
+    return fs->OpenInput(path, pattern);
   }
   int fd = OpenRetryingEintr(path.c_str());
   if (fd < 0) return Status::FromErrno(path, errno);

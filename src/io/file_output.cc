@@ -12,6 +12,7 @@
 #include "io/cleanup.h"
 #include "io/fd_writer.h"
 #include "io/file_streams.h"
+#include "io/file_system.h"
 #include "io/paths.h"
 
 namespace tfq {
@@ -132,7 +133,11 @@ Result<std::unique_ptr<OutputStream>> CreateOutputFile(const std::string& path) 
         std::make_unique<DirectOutputStream>("<stdout>", STDOUT_FILENO, /*owns_fd=*/false));
   }
   if (path.empty()) return Status::InvalidArgument("the output path is empty");
-  if (LooksLikeUrl(path)) return UrlNotSupported(path);
+  if (LooksLikeUrl(path)) {
+    const FileSystem* fs = FileSystemForUrl(path);
+    if (!fs) return UrlNotSupported(path);
+    return fs->Create(path);
+  }
   struct stat st;
   if (stat(path.c_str(), &st) == 0) {
     if (S_ISDIR(st.st_mode)) return Status::InvalidArgument(path + ": is a directory");

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <string_view>
 
+#include "io/file_system.h"
 #include "io/paths.h"
 
 namespace tfq {
@@ -82,6 +83,27 @@ Status Expand(const std::string& pattern, std::vector<std::string>* out) {
   return Status::OK();
 }
 
+// A URL: a glob is matched against the store's listing (io/file_system.h), a plain URL is
+// checked with one request, as a plain path is with stat().
+Status ExpandUrl(const std::string& url, bool check_existence, std::vector<std::string>* out) {
+  const FileSystem* fs = FileSystemForUrl(url);
+  if (!fs) return UrlNotSupported(url);
+  const size_t after_scheme = url.find("://") + 3;
+  const bool glob = url.find_first_of("*?[", after_scheme) != std::string::npos &&
+                    url.rfind("http", 0) != 0;  // '?' starts an http query
+  if (!glob) {
+    if (check_existence) TFQ_RETURN_IF_ERROR(fs->CheckExists(url));
+    out->push_back(url);
+    return Status::OK();
+  }
+  Result<std::vector<std::string>> matches = fs->Match(url);
+  if (!matches.ok()) return matches.status();
+  std::erase_if(*matches, [](const std::string& m) { return IsPartialOutput(m); });
+  if (matches->empty()) return Status::NotFound("no objects match '" + url + "'");
+  out->insert(out->end(), matches->begin(), matches->end());
+  return Status::OK();
+}
+
 }  // namespace
 
 Result<std::vector<std::string>> ExpandInputPaths(const std::vector<std::string>& args,
@@ -89,8 +111,9 @@ Result<std::vector<std::string>> ExpandInputPaths(const std::vector<std::string>
   std::vector<std::string> paths;
   std::string manifest;  // the first one skipped, for the message when nothing else is left
   for (const std::string& arg : args) {
-    if (LooksLikeUrl(arg)) return UrlNotSupported(arg);
-    if (arg == "-") {
+    if (LooksLikeUrl(arg)) {
+      TFQ_RETURN_IF_ERROR(ExpandUrl(arg, check_existence, &paths));
+    } else if (arg == "-") {
       paths.push_back(arg);
     } else if (HasGlobCharacters(arg)) {
       TFQ_RETURN_IF_ERROR(Expand(arg, &paths));

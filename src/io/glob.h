@@ -13,8 +13,9 @@ namespace tfq {
 // list of matching paths (an error if none match, naming the pattern); "-" and any other
 // argument are kept as they are, once stat() has found them: a missing one is kNotFound
 // ("PATH: No such file or directory"), before anything is read. `check_existence` false leaves
-// that to the opening (the record pipeline, whose skip mode skips missing files at their turn). A URL ("s3://b/k") is
-// kInvalidArgument (not supported yet). Hidden temporaries of unfinished outputs
+// that to the opening (the record pipeline, whose skip mode skips missing files at their turn). A URL ("s3://b/k") goes to
+// its scheme's FileSystem (io/file_system.h): a glob ("s3://b/train-*") is matched against the
+// store's listing, a plain URL is checked with one request; an unknown scheme is kInvalidArgument. Hidden temporaries of unfinished outputs
 // (".tfq-partial.*") never match a glob. The manifests tfq writes beside shards
 // ("*.manifest.json", "*.manifest-00001-of-00008.json") are dropped from the list, whether a
 // glob matched them or the shell did (`tfq inspect out/*`); if nothing else is left, that is

@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "io/cleanup.h"
+#include "io/file_system.h"
+#include "io/paths.h"
 
 namespace tfq {
 namespace {
@@ -16,6 +18,7 @@ namespace {
 // yet. Never a device, a FIFO or standard output ("<stdout>", the name such streams report).
 bool IsRemovableFile(const std::string& name) {
   if (name == "<stdout>") return false;
+  if (LooksLikeUrl(name)) return false;  // an object: removed through its FileSystem below
   struct stat st;
   if (lstat(name.c_str(), &st) != 0) return errno == ENOENT;
   return S_ISREG(st.st_mode);
@@ -33,13 +36,19 @@ Status CloseTogether(std::span<OutputStream* const> outputs) {
   }
   Status status;
   std::vector<std::string> completed;
+  std::vector<std::string> completed_objects;
   for (size_t i = 0; i < outputs.size() && status.ok(); ++i) {
     if (!outputs[i]) continue;
     status = outputs[i]->Close();
     if (status.ok() && removable[i]) completed.push_back(outputs[i]->name());
+    if (status.ok() && FileSystemForUrl(outputs[i]->name())) completed_objects.push_back(outputs[i]->name());
   }
   if (!status.ok()) {
     for (const std::string& path : completed) unlink(path.c_str());
+    for (const std::string& url : completed_objects) {
+      Status ignored = FileSystemForUrl(url)->Remove(url);  // best effort: the first error is the one to report
+      (void)ignored;
+    }
   }
   for (int slot : slots) UnregisterTemporaryPath(slot);
   return status;

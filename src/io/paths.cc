@@ -21,8 +21,8 @@ bool LooksLikeUrl(std::string_view path) {
 Status UrlNotSupported(const std::string& url) {
   const std::string scheme = url.substr(0, url.find("://") + 3);
   return Status::InvalidArgument(url + ": " + scheme +
-                                 " URLs are not supported yet; copy the data to a local folder "
-                                 "first (aws s3 cp, gsutil cp, curl -O) or pipe it in with -");
+                                 " URLs are not supported (tfq reads s3://, gs://, http://, https:// "
+                                 "and file://); copy the data to a local folder first or pipe it in with -");
 }
 
 Status CreateParentDirectories(const std::string& path) {

@@ -14,7 +14,7 @@ namespace tfq {
 // before "://" (RFC 3986). Local paths that merely contain "://" later ("a/b://c") are not URLs.
 bool LooksLikeUrl(std::string_view path);
 
-// The error for a URL given where tfq can only take local files and pipes (kInvalidArgument,
+// The error for a URL whose scheme no FileSystem serves (io/file_system.h; kInvalidArgument,
 // exit 2), naming it and saying what to do instead.
 Status UrlNotSupported(const std::string& url);
 

@@ -6,9 +6,31 @@
 
 #include <cerrno>
 
+#include "io/file_system.h"
+#include "io/paths.h"
+
 namespace tfq {
+namespace {
+
+class PreadRandomAccessFile final : public RandomAccessFile {
+ public:
+  PreadRandomAccessFile(std::string name, int fd, uint64_t size)
+      : RandomAccessFile(std::move(name), size), fd_(fd) {}
+  ~PreadRandomAccessFile() override { close(fd_); }
+  Status Read(uint64_t offset, size_t n, char* dst, size_t* got) const override;
+
+ private:
+  const int fd_;
+};
+
+}  // namespace
 
 Result<std::unique_ptr<RandomAccessFile>> RandomAccessFile::Open(const std::string& path) {
+  if (LooksLikeUrl(path)) {
+    const FileSystem* fs = FileSystemForUrl(path);
+    if (!fs) return UrlNotSupported(path);
+    return fs->OpenRandomAccess(path);
+  }
   int fd;
   do {
     fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -27,19 +49,17 @@ Result<std::unique_ptr<RandomAccessFile>> RandomAccessFile::Open(const std::stri
                                                                   "file (not standard input or a pipe)"));
   }
   return std::unique_ptr<RandomAccessFile>(
-      new RandomAccessFile(path, fd, static_cast<uint64_t>(st.st_size)));
+      new PreadRandomAccessFile(path, fd, static_cast<uint64_t>(st.st_size)));
 }
 
-RandomAccessFile::~RandomAccessFile() { close(fd_); }
-
-Status RandomAccessFile::Read(uint64_t offset, size_t n, char* dst, size_t* got) const {
+Status PreadRandomAccessFile::Read(uint64_t offset, size_t n, char* dst, size_t* got) const {
   *got = 0;
   while (*got < n) {
     const ssize_t r = pread(fd_, dst + *got, n - *got, static_cast<off_t>(offset + *got));
     if (r == 0) break;
     if (r < 0) {
       if (errno == EINTR) continue;
-      return Status::FromErrno(name_, errno);
+      return Status::FromErrno(name(), errno);
     }
     *got += static_cast<size_t>(r);
   }

@@ -6,15 +6,44 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "io/cleanup.h"
+#include "io/file_streams.h"
+#include "io/output_set.h"
+#include "io/random_access_file.h"
 #include "io/paths.h"
 #include "reshard/file_sink.h"
 #include "tfrecord/format.h"
 #include "tfrecord/open.h"
 
 namespace tfq::reshard {
+namespace {
+
+// Where a shard of an object-store prefix ("s3://b/train") is staged: a local temporary folder,
+// since an object cannot be renamed; Commit uploads it.
+std::string LocalStagingFolder() {
+  const char* tmp = std::getenv("TMPDIR");
+  return tmp && *tmp ? tmp : "/tmp";
+}
+
+// Copies the finished staging file `staged` into `out` (an object output, not yet closed).
+Status UploadStaged(const std::string& staged, OutputStream* out) {
+  Result<std::unique_ptr<RandomAccessFile>> in = RandomAccessFile::Open(staged);
+  if (!in.ok()) return in.status();
+  std::string buffer(size_t{8} << 20, '\0');
+  for (uint64_t offset = 0; offset < (*in)->size();) {
+    size_t got = 0;
+    TFQ_RETURN_IF_ERROR((*in)->Read(offset, buffer.size(), buffer.data(), &got));
+    if (got == 0) return Status::IoError(staged + ": the staged shard shrank before its upload");
+    TFQ_RETURN_IF_ERROR(out->Write(std::string_view(buffer.data(), got)));
+    offset += got;
+  }
+  return Status::OK();
+}
+
+}  // namespace
 
 Status ValidateShardPrefix(const std::string& prefix) {
   if (prefix.empty() || prefix.back() == '/' || prefix == "-") {
@@ -58,8 +87,10 @@ Status ShardSet::Open(uint64_t shard) {
   char number[32];
   std::snprintf(number, sizeof number, "-%05llu", static_cast<unsigned long long>(shard));
   Shard s;
-  s.staged_path = options_.prefix.substr(0, base) + ".tfq-partial." + options_.prefix.substr(base) +
-                  number + options_.suffix + "." + std::to_string(getpid());
+  const std::string folder = LooksLikeUrl(options_.prefix) ? LocalStagingFolder() + "/"
+                                                           : options_.prefix.substr(0, base);
+  s.staged_path = folder + ".tfq-partial." + options_.prefix.substr(base) + number + options_.suffix +
+                  "." + std::to_string(getpid());
   // Registered before it exists: a signal between open() and registration would leak it.
   s.cleanup_slot = RegisterTemporaryPath(s.staged_path);
   int fd;
@@ -188,6 +219,7 @@ Status ShardSet::Commit(uint64_t num_shards) {
     }
     TFQ_RETURN_IF_ERROR(Finish(k));
   }
+  if (LooksLikeUrl(options_.prefix)) return CommitObjects(num_shards);
   // Each final name is registered with the interrupt cleanup before its rename and released only
   // when the whole set is in place, so an interrupt during the renames removes them all too.
   std::vector<Shard*> renamed;
@@ -214,6 +246,22 @@ Status ShardSet::Commit(uint64_t num_shards) {
     done->cleanup_slot = -1;
   }
   return error;
+}
+
+// Objects cannot be renamed: each staged shard is uploaded to its final URL, and the uploads are
+// completed together (io/output_set.h), so a failure leaves none of the set.
+Status ShardSet::CommitObjects(uint64_t num_shards) {
+  std::vector<std::unique_ptr<OutputStream>> outputs;
+  std::vector<OutputStream*> to_close;
+  for (auto& [k, s] : shards_) {
+    s.final_path = tfrecord::ShardName(options_.prefix, k, num_shards, options_.suffix);
+    Result<std::unique_ptr<OutputStream>> out = CreateOutputFile(s.final_path);
+    if (!out.ok()) return out.status();
+    TFQ_RETURN_IF_ERROR(UploadStaged(s.staged_path, out->get()));
+    to_close.push_back(out->get());
+    outputs.push_back(std::move(out).value());
+  }
+  return CloseTogether(to_close);
 }
 
 std::vector<ShardInfo> ShardSet::shards() const {

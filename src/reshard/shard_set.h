@@ -7,7 +7,8 @@
 // at once when every shard is complete, so the number of shards may be decided at the very end
 // (contiguous --shard-size). A run that fails, is interrupted, or destroys the set uncommitted
 // leaves no file under a final name. After SIGKILL the staging files stay; io/leftovers.h
-// finds them.
+// finds them. An object-store prefix ("s3://bucket/train") is staged in $TMPDIR (or /tmp), and
+// Commit uploads every shard and completes the uploads together (io/output_set.h).
 //
 // Records are framed here and hashed into checksum() as they are written: the output side of
 // the "every record exactly once" proof counts what was handed to the files.
@@ -122,6 +123,7 @@ class ShardSet {
   };
   explicit ShardSet(const ShardSetOptions& options) : options_(options) {}
   Result<Shard*> Get(uint64_t shard);
+  Status CommitObjects(uint64_t num_shards);
 
   const ShardSetOptions options_;
   std::unique_ptr<WriteQueue> queue_;  // declared before shards_: outlives their sinks

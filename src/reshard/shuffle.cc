@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <fstream>
 #include <functional>
 #include <span>
@@ -80,6 +81,10 @@ uint64_t ShuffleMaxRecordBytes(uint64_t memory) {
 
 std::string ShuffleTmpDir(const ShuffleOptions& options) {
   if (!options.tmp_dir.empty()) return options.tmp_dir;
+  if (LooksLikeUrl(options.output.prefix)) {  // an object store: the local temporary folder
+    const char* tmp = std::getenv("TMPDIR");
+    return tmp && *tmp ? tmp : "/tmp";
+  }
   const size_t slash = options.output.prefix.rfind('/');
   if (slash == std::string::npos) return ".";
   return slash == 0 ? "/" : options.output.prefix.substr(0, slash);
@@ -365,7 +370,9 @@ Status ShuffleBuckets(const std::vector<std::string>& paths, const ShuffleOption
                       RunSummary* summary) {
   const std::string tmp_dir = ShuffleTmpDir(options);
   // By default the bucket file goes beside the output, whose folder may not exist yet.
-  if (options.tmp_dir.empty()) TFQ_RETURN_IF_ERROR(CreateParentDirectories(options.output.prefix));
+  if (options.tmp_dir.empty() && !LooksLikeUrl(options.output.prefix)) {
+    TFQ_RETURN_IF_ERROR(CreateParentDirectories(options.output.prefix));
+  }
   if (survey.sizes_exact && survey.file_bytes > arena_bytes) {
     TFQ_RETURN_IF_ERROR(CheckTemporarySpace(tmp_dir, survey.file_bytes));
   }

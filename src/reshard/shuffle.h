@@ -81,7 +81,8 @@ Status RunShuffle(const std::vector<std::string>& paths, const ShuffleOptions& o
 Status RunWindowShuffle(const std::vector<std::string>& paths, const ShuffleOptions& options,
                         RunSummary* summary);
 
-// The directory the temporary file goes to: options.tmp_dir, or the output prefix's directory.
+// The directory the temporary file goes to: options.tmp_dir, or the output prefix's directory
+// ($TMPDIR or /tmp for an object-store prefix).
 std::string ShuffleTmpDir(const ShuffleOptions& options);
 
 }  // namespace tfq::reshard

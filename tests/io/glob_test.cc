@@ -54,13 +54,13 @@ TEST_CASE("a missing plain path is kNotFound naming it, before any later argumen
   CHECK(r.value() == Paths{d + "/a1", d + "/missing.tfrecord"});
 }
 
-TEST_CASE("URLs are refused as not supported yet, naming the URL") {
-  for (const char* url : {"s3://bucket/train-*", "gs://b/k.tfrecord", "https://example.com/x"}) {
+TEST_CASE("URLs of schemes no FileSystem serves are refused, naming the URL") {
+  for (const char* url : {"ftp://host/train-*", "hdfs://b/k.tfrecord", "az://c/x"}) {
     auto r = ExpandInputPaths({url});
     REQUIRE_FALSE(r.ok());
     CHECK(r.status().code() == StatusCode::kInvalidArgument);
     CHECK(r.status().message().find(std::string(url) + ": ") == 0);
-    CHECK(r.status().message().find("not supported yet") != std::string::npos);
+    CHECK(r.status().message().find("URLs are not supported (tfq reads s3://") != std::string::npos);
   }
 }
 

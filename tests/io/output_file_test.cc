@@ -126,11 +126,15 @@ TEST_CASE("an output under a file, not a folder, is an error naming the output")
   CHECK(ListDir(dir) == std::vector<std::string>{"file"});
 }
 
-TEST_CASE("an output URL is refused as not supported yet") {
-  auto r = CreateOutputFile("s3://bucket/out.tfrecord");
+TEST_CASE("an output URL of a scheme no FileSystem serves is refused; http(s) is read-only") {
+  auto r = CreateOutputFile("ftp://host/out.tfrecord");
   REQUIRE_FALSE(r.ok());
   CHECK(r.status().code() == StatusCode::kInvalidArgument);
-  CHECK(r.status().message().rfind("s3://bucket/out.tfrecord: s3:// URLs are not supported yet", 0) == 0);
+  CHECK(r.status().message().rfind("ftp://host/out.tfrecord: ftp:// URLs are not supported", 0) == 0);
+  r = CreateOutputFile("https://host/out.tfrecord");
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.status().code() == StatusCode::kInvalidArgument);
+  CHECK(r.status().message().find("can only be read") != std::string::npos);
 }
 
 TEST_CASE("an output path that is a directory is kInvalidArgument") {
