@@ -25,9 +25,10 @@ int RunCount(const InspectOptions& opts, const std::vector<std::string>& paths,
              inspect::ScanOptions scan) {
   scan.headers_only = true;
   ProblemLog problems(opts.max_errors);
+  inspect::ParallelScanOptions parallel = ParallelScanFor(opts, &problems);
+  parallel.cut_for_one_thread = false;  // counts do not depend on the cut
   const std::vector<inspect::FileReport> reports =
-      inspect::ScanFiles(paths, scan, ParallelScanFor(opts, &problems), nullptr, problems.callback())
-          .reports;
+      inspect::ScanFiles(paths, scan, parallel, nullptr, problems.callback()).reports;
   int exit_code = kExitOk;
   for (const auto& r : reports) exit_code = std::max(exit_code, ExitCodeOf(r));
   problems.Finish();
@@ -108,8 +109,10 @@ int RunVerify(const InspectOptions& opts, const std::vector<std::string>& paths,
     scan.reader.on_corruption = tfrecord::CorruptionPolicy::kSkipDataCrc;
   }
   ProblemLog problems(opts.max_errors);
+  inspect::ParallelScanOptions parallel = ParallelScanFor(opts, &problems);
+  parallel.cut_for_one_thread = false;  // problems and counts do not depend on the cut
   inspect::ScanResult scanned =
-      inspect::ScanFiles(paths, scan, ParallelScanFor(opts, &problems),
+      inspect::ScanFiles(paths, scan, parallel,
                          [&] { return std::make_unique<VerifySink>(opts); }, problems.callback());
   const std::vector<inspect::FileReport>& reports = scanned.reports;
   static_cast<VerifySink&>(*scanned.sink).SayWhatWasNoted();

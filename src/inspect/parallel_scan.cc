@@ -197,10 +197,12 @@ std::vector<std::pair<uint64_t, uint64_t>> ScanUnitRanges(uint64_t size, uint64_
 ScanResult ScanFiles(const std::vector<std::string>& paths, const ScanOptions& options,
                      const ParallelScanOptions& parallel, const SinkFactory& make_sink,
                      const ProblemCallback& on_problem) {
+  const int threads = std::max(1, parallel.threads);
+  const bool cut = threads > 1 || parallel.cut_for_one_thread;
   std::vector<Unit> units;
   std::vector<uint64_t> sizes(paths.size(), 0);
   for (size_t f = 0; f < paths.size(); ++f) {
-    const auto ranges = IsSplittable(paths[f], options, &sizes[f])
+    const auto ranges = cut && IsSplittable(paths[f], options, &sizes[f])
                             ? ScanUnitRanges(sizes[f], parallel.unit_bytes)
                             : std::vector<std::pair<uint64_t, uint64_t>>{{0, 0}};
     for (const auto& [begin, end] : ranges) {
@@ -212,7 +214,6 @@ ScanResult ScanFiles(const std::vector<std::string>& paths, const ScanOptions& o
     }
   }
   const uint64_t cap = parallel.max_problem_messages;
-  const int threads = std::max(1, parallel.threads);
   UnitQueue queue(&units, 2 * static_cast<size_t>(threads) + 2);
   std::vector<std::jthread> workers;
   for (int t = 0; t < threads; ++t) {

@@ -12,8 +12,9 @@
 // now knowing its first record's index, so that any message names the record index and byte
 // offset a serial run names (a damaged file costs a second read of its damaged stretches).
 //
-// The cut depends on file sizes and unit_bytes only, never on the thread count, so results
-// merged from units (statistics) are the same for any number of threads.
+// The cut depends on file sizes and unit_bytes only, never on the thread count (unless
+// cut_for_one_thread is false and there is one thread), so results merged from units
+// (statistics) are the same for any number of threads.
 //
 // Memory: at most 2 * threads + 2 units are read or waiting to be merged at once; each holds a
 // 256 KiB read buffer (more for a record larger than that), its RecordSink and up to
@@ -55,6 +56,10 @@ constexpr uint64_t kDefaultScanUnitBytes = uint64_t{16} << 20;
 struct ParallelScanOptions {
   int threads = 1;
   uint64_t unit_bytes = kDefaultScanUnitBytes;
+  // Whether one thread still cuts large files into stretches. Results merged from units
+  // (statistics) need the same cut for every thread count; without it, one thread reads each
+  // file whole as ScanFile does, with the file read ahead on a second CPU (io/read_ahead_file.h).
+  bool cut_for_one_thread = true;
   // Messages of damaged data kept per unit for on_problem; the rest are only counted, and the
   // count goes to on_unlisted (in input order too). Problems reading a file are always kept.
   uint64_t max_problem_messages = UINT64_MAX;

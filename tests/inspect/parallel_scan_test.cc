@@ -53,10 +53,12 @@ Scanned Serial(const std::vector<std::string>& paths, const ScanOptions& options
   return s;
 }
 
-Scanned Parallel(const std::vector<std::string>& paths, const ScanOptions& options, int threads) {
+Scanned Parallel(const std::vector<std::string>& paths, const ScanOptions& options, int threads,
+                 bool cut_for_one_thread = true) {
   Scanned s;
   ParallelScanOptions parallel;
   parallel.threads = threads;
+  parallel.cut_for_one_thread = cut_for_one_thread;
   parallel.unit_bytes = 4096;
   s.reports = ScanFiles(paths, options, parallel, nullptr, [&](const Status& p) {
                 s.problems.push_back(p.message());
@@ -125,6 +127,7 @@ TEST_CASE("damage in several stretches of several files: the problems of a seria
       CAPTURE(threads);
       CheckSame(Parallel(paths, options, threads), want);
     }
+    CheckSame(Parallel(paths, options, 1, /*cut_for_one_thread=*/false), want);
   }
 }
 
