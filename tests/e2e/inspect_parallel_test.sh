@@ -45,7 +45,15 @@ open(w + "/dmg2.tfrecord", "wb").write(b)
 open(w + "/cut.tfrecord", "wb").write(data[:(33 << 20) + 5])  # ends inside a record
 PY
 cd "$WORK" || die "no work dir"
-inputs=(one.tfrecord dmg1.tfrecord one.tfrecord.gz dmg2.tfrecord cut.tfrecord big.tfrecord)
+# gzip files with access points beside them (--index-beside), one damaged inside its deflate
+# data after its index was written (the index's fingerprint covers only the file's size and
+# ends): each is read whole on one thread, and says what a serial read says.
+gzip -nc big.tfrecord > big.tfrecord.gz && gzip -nc dmg1.tfrecord > dmg1.tfrecord.gz &&
+  cp big.tfrecord.gz deflate.tfrecord.gz || die "gzip failed"
+"$TFQ" inspect --index-beside big.tfrecord.gz dmg1.tfrecord.gz deflate.tfrecord.gz || die "no index"
+flip_byte deflate.tfrecord.gz $(( $(stat -c %s deflate.tfrecord.gz) / 2 ))
+inputs=(one.tfrecord dmg1.tfrecord one.tfrecord.gz dmg2.tfrecord cut.tfrecord big.tfrecord
+        big.tfrecord.gz dmg1.tfrecord.gz deflate.tfrecord.gz)
 
 # The first failure a serial read meets, named as it names it.
 expect_exit 3 "$TFQ" inspect --verify --threads 1 "${inputs[@]}"
@@ -55,6 +63,8 @@ checks=$((checks + 1))
   fail "the first problem line was '$first_line', expected 'tfq: error: $(cat first_failure) ...'"
 expect_stderr_contains "dmg2.tfrecord: 2 damaged records"
 expect_stderr_contains "cut.tfrecord: 1 damaged record"
+expect_stderr_contains "dmg1.tfrecord.gz: record $(cut -d' ' -f3 first_failure) (byte"
+expect_stderr_contains "  deflate.tfrecord.gz: "  # damaged one way or another
 
 for mode in "--verify" "--verify --json" "--verify --max-errors 2" "--count" "--count --json" \
             "--stats --json" "--json" ""; do
@@ -71,9 +81,9 @@ for mode in "--verify" "--verify --json" "--verify --max-errors 2" "--count" "--
 done
 
 # Clean files: the same counts for any thread count, and the default (every core) agrees.
-expect_exit 0 "$TFQ" inspect --count --threads 3 big.tfrecord one.tfrecord
-expect_stdout 32000
-expect_exit 0 "$TFQ" inspect --count big.tfrecord one.tfrecord
-expect_stdout 32000
+expect_exit 0 "$TFQ" inspect --count --threads 3 big.tfrecord one.tfrecord big.tfrecord.gz
+expect_stdout 62000
+expect_exit 0 "$TFQ" inspect --count big.tfrecord one.tfrecord big.tfrecord.gz
+expect_stdout 62000
 expect_exit 2 "$TFQ" inspect --count --threads 0 big.tfrecord
 finish

@@ -6,7 +6,11 @@
 #include <random>
 
 #include "common/test_env.h"
+#include "io/compression.h"
+#include "io/file_streams.h"
+#include "tfrecord/record_file.h"
 #include "../tfrecord/record_test_util.h"
+#include "io/random_access_file.h"
 
 namespace tfq::inspect {
 namespace {
@@ -35,6 +39,22 @@ size_t RecordAtOrAfter(const std::string& framed, size_t at) {
   size_t offset = 0;
   while (offset < at) offset += tfrecord::DecodeFixed64(framed.data() + offset) + tfrecord::kFramingOverhead;
   return offset;
+}
+
+// `framed` gzip-compressed into `path`, with its indexes beside it (access points every 4 KiB
+// of output, so that 4 KiB stretches start near one).
+std::string WriteIndexedGzip(const std::string& path, const std::string& framed) {
+  std::string gz;
+  auto out = NewCompressingStream(NewStringOutputStream(path, &gz), Compression::kGzip);
+  REQUIRE(out->Write(framed).ok());
+  REQUIRE(out->Close().ok());
+  WriteBytes(path, gz);
+  tfrecord::RecordFileOptions options;
+  options.write_index = true;
+  options.read_index = false;
+  options.access_point_span = 4096;
+  REQUIRE(tfrecord::RecordFile::Open(path, options).ok());
+  return path;
 }
 
 // The problems of a scan, in the order they were reported.
@@ -128,6 +148,43 @@ TEST_CASE("damage in several stretches of several files: the problems of a seria
       CheckSame(Parallel(paths, options, threads), want);
     }
     CheckSame(Parallel(paths, options, 1, /*cut_for_one_thread=*/false), want);
+  }
+}
+
+}  // namespace tfq::inspect
+
+namespace tfq::inspect {
+
+// A gzip file read from its access points skips the member trailer's CRC32, which a serial read
+// checks: such a file must give the serial answer, damage only the trailer finds included.
+TEST_CASE("gzip files with access points beside them give a serial read's answer") {
+  const std::string dir = tfq::testing::MakeTempDir();
+  const std::string good = tfrecord::testing::Frame(TrickyRecords(700, 700, 13));
+  std::string damaged = good;
+  for (size_t at : {good.size() / 6, good.size() / 2}) {
+    damaged[RecordAtOrAfter(good, at) + tfrecord::kHeaderSize + 1] ^= 1;
+  }
+  const std::string clean_path = WriteIndexedGzip(dir + "/clean.tfrecord.gz", good);
+  const std::string damaged_path = WriteIndexedGzip(dir + "/damaged.tfrecord.gz", damaged);
+  // Deflate data damaged after the index was written: the index still matches the file's ends.
+  const std::string deflate_path = WriteIndexedGzip(dir + "/deflate.tfrecord.gz", good);
+  {
+    std::string bytes = RandomAccessFile::ReadAll(deflate_path).value();
+    bytes[bytes.size() / 2] ^= 0x55;
+    WriteBytes(deflate_path, bytes);
+  }
+  const std::vector<std::string> paths = {clean_path, damaged_path, deflate_path};
+  for (bool headers_only : {false, true}) {
+    ScanOptions options;
+    options.headers_only = headers_only;
+    options.reader.on_corruption = tfrecord::CorruptionPolicy::kSkipDataCrc;
+    const Scanned want = Serial(paths, options);
+    REQUIRE(want.reports[0].records == 700);
+    REQUIRE_FALSE(want.reports[2].clean());
+    for (int threads : {1, 3}) {
+      CAPTURE(threads);
+      CheckSame(Parallel(paths, options, threads), want);
+    }
   }
 }
 
