@@ -88,11 +88,11 @@ class VerifySink : public inspect::RecordSink {
   bool NamesRecordAfter(const inspect::RecordSink& earlier) const override {
     return !note_.empty() && static_cast<const VerifySink&>(earlier).note_.empty();
   }
+  // Says the first note when it arrives, among the problem lines as a serial read says it.
   void Append(inspect::RecordSink& next) override {
-    if (note_.empty()) note_ = static_cast<VerifySink&>(next).note_;
-  }
-  void SayWhatWasNoted() const {
-    if (!note_.empty()) PrintWarning(note_);
+    if (!note_.empty() || static_cast<VerifySink&>(next).note_.empty()) return;
+    note_ = static_cast<VerifySink&>(next).note_;
+    PrintWarning(note_);
   }
 
  private:
@@ -115,7 +115,6 @@ int RunVerify(const InspectOptions& opts, const std::vector<std::string>& paths,
       inspect::ScanFiles(paths, scan, parallel,
                          [&] { return std::make_unique<VerifySink>(opts); }, problems.callback());
   const std::vector<inspect::FileReport>& reports = scanned.reports;
-  static_cast<VerifySink&>(*scanned.sink).SayWhatWasNoted();
   int exit_code = kExitOk;
   for (const auto& r : reports) exit_code = std::max(exit_code, ExitCodeOf(r));
   problems.Finish();

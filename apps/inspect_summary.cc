@@ -105,13 +105,15 @@ class SummarySink : public inspect::RecordSink {
   }
   void Append(inspect::RecordSink& next_sink) override {
     auto& next = static_cast<SummarySink&>(next_sink);
-    if (note_.empty()) note_ = next.note_;
+    if (note_.empty() && !next.note_.empty()) {  // said when it arrives, as a serial read says it
+      note_ = next.note_;
+      PrintWarning(note_);
+    }
     opts_.stats ? stats_.Merge(next.stats_) : schema_.Merge(next.schema_);
     parsed_ += next.parsed_;
     sequence_ = sequence_ || next.parser_.sequence();
   }
 
-  const std::string& note() const { return note_; }
   const inspect::SchemaBuilder& schema() const { return schema_; }
   const inspect::StatsBuilder& stats() const { return stats_; }
   uint64_t parsed() const { return parsed_; }
@@ -141,7 +143,6 @@ int RunInspectSummary(const InspectOptions& opts, const std::vector<std::string>
       [&] { return std::make_unique<SummarySink>(opts, stats_options); }, problems.callback());
   const std::vector<inspect::FileReport>& reports = scanned.reports;
   const auto& sink = static_cast<const SummarySink&>(*scanned.sink);
-  if (!sink.note().empty()) PrintWarning(sink.note());
   const inspect::SchemaBuilder& schema = sink.schema();
   const inspect::StatsBuilder& stats = sink.stats();
   const uint64_t parsed = sink.parsed();

@@ -227,13 +227,14 @@ ScanResult ScanFiles(const std::vector<std::string>& paths, const ScanOptions& o
 
   ScanResult result;
   result.sink = make_sink ? make_sink() : nullptr;
+  // The sink first: what it noted (a SequenceExample found) is most often its first record's.
   auto hand_over = [&](Unit& unit) {
+    if (result.sink) result.sink->Append(*unit.sink);
+    unit.sink.reset();
     for (const Status& s : unit.problems) {
       if (on_problem) on_problem(s);
     }
     if (unit.unlisted > 0 && parallel.on_unlisted) parallel.on_unlisted(unit.unlisted);
-    if (result.sink) result.sink->Append(*unit.sink);
-    unit.sink.reset();
     unit.problems = {};
   };
   size_t i = 0;

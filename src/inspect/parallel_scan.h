@@ -44,7 +44,8 @@ class RecordSink {
   // unit before it, appended) does not already: a stretch read before its index was known is then
   // read again once it is.
   virtual bool NamesRecordAfter(const RecordSink& /*earlier*/) const { return false; }
-  // Appends the results of the unit that comes next in input order.
+  // Appends the results of the unit that comes next in input order. Called on the thread that
+  // called ScanFiles, as the units are merged, before that unit's problems go to on_problem.
   virtual void Append(RecordSink& next) = 0;
 };
 using SinkFactory = std::function<std::unique_ptr<RecordSink>()>;
