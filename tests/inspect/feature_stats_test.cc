@@ -321,3 +321,22 @@ TEST_CASE("merged sketches past their counters keep the largest, as upper bounds
 }
 
 }  // namespace tfq::inspect
+
+namespace tfq::inspect {
+
+TEST_CASE("a merged schema pools the names past the cap with every occurrence, as one pass does") {
+  auto example = [](const char* name) {
+    Example e;
+    e.features.emplace_back(name, Feature::Int64s({1}));
+    return e;
+  };
+  Fed one({}, 2), first({}, 2), later({}, 2);
+  for (const char* name : {"a", "b", "c", "c", "c"}) one.Add(example(name));
+  for (const char* name : {"a", "b"}) first.Add(example(name));
+  for (const char* name : {"c", "c", "c"}) later.Add(example(name));
+  first.schema.Merge(later.schema);
+  CHECK(first.schema.ToJson(false) == one.schema.ToJson(false));
+  CHECK(first.schema.capped_features().other_occurrences() == 3);
+}
+
+}  // namespace tfq::inspect
