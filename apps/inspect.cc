@@ -8,6 +8,7 @@
 
 #include "commands.h"
 #include "common/base64.h"
+#include "common/cpus.h"
 #include "common/json_output.h"
 #include "example/example_view.h"
 #include "example/json_forms.h"
@@ -24,12 +25,12 @@ int RunCount(const InspectOptions& opts, const std::vector<std::string>& paths,
              inspect::ScanOptions scan) {
   scan.headers_only = true;
   ProblemLog problems(opts.max_errors);
-  std::vector<inspect::FileReport> reports;
+  inspect::ParallelScanOptions parallel = ParallelScanFor(opts, &problems);
+  parallel.cut_for_one_thread = false;  // counts do not depend on the cut
+  const std::vector<inspect::FileReport> reports =
+      inspect::ScanFiles(paths, scan, parallel, nullptr, problems.callback()).reports;
   int exit_code = kExitOk;
-  for (const auto& path : paths) {
-    reports.push_back(inspect::ScanFile(path, scan, nullptr, problems.callback()));
-    exit_code = std::max(exit_code, ExitCodeOf(reports.back()));
-  }
+  for (const auto& r : reports) exit_code = std::max(exit_code, ExitCodeOf(r));
   problems.Finish();
   const nlohmann::json totals = inspect::TotalsJson(reports);
   if (opts.json) {
@@ -73,6 +74,33 @@ void PrintVerifyFileLine(const inspect::FileReport& r) {
   std::fprintf(stderr, "%s\n", line.c_str());
 }
 
+// --verify's work per record: the payload parsed (unless --raw). Notes, per unit, the first
+// record found to be a SequenceExample without --sequence.
+class VerifySink : public inspect::RecordSink {
+ public:
+  explicit VerifySink(const InspectOptions& opts) : raw_(opts.raw), parser_(opts.sequence) {}
+  Status Add(std::string_view record, const tfrecord::RecordReader& reader) override {
+    if (raw_) return Status::OK();
+    Status s = parser_.Parse(record);
+    if (parser_.found_sequence() && note_.empty()) note_ = SequenceFoundMessage(reader);
+    return s;
+  }
+  bool NamesRecordAfter(const inspect::RecordSink& earlier) const override {
+    return !note_.empty() && static_cast<const VerifySink&>(earlier).note_.empty();
+  }
+  // Says the first note when it arrives, among the problem lines as a serial read says it.
+  void Append(inspect::RecordSink& next) override {
+    if (!note_.empty() || static_cast<VerifySink&>(next).note_.empty()) return;
+    note_ = static_cast<VerifySink&>(next).note_;
+    PrintWarning(note_);
+  }
+
+ private:
+  bool raw_;
+  inspect::PayloadParser parser_;
+  std::string note_;  // SequenceFoundMessage of the first SequenceExample met, if any
+};
+
 // --verify: every CRC checked, every payload parsed; one line per damaged record on stderr, every
 // file read to its end (a record whose data CRC fails is passed over as --skip-corrupt would).
 int RunVerify(const InspectOptions& opts, const std::vector<std::string>& paths,
@@ -80,20 +108,15 @@ int RunVerify(const InspectOptions& opts, const std::vector<std::string>& paths,
   if (scan.reader.on_corruption == tfrecord::CorruptionPolicy::kFail) {
     scan.reader.on_corruption = tfrecord::CorruptionPolicy::kSkipDataCrc;
   }
-  inspect::PayloadParser parser(opts.sequence);
-  auto parse = [&](std::string_view record, const tfrecord::RecordReader& reader) -> Status {
-    if (opts.raw) return Status::OK();
-    Status s = parser.Parse(record);
-    if (parser.found_sequence()) NoteSequenceFound(reader);
-    return s;
-  };
   ProblemLog problems(opts.max_errors);
-  std::vector<inspect::FileReport> reports;
+  inspect::ParallelScanOptions parallel = ParallelScanFor(opts, &problems);
+  parallel.cut_for_one_thread = false;  // problems and counts do not depend on the cut
+  inspect::ScanResult scanned =
+      inspect::ScanFiles(paths, scan, parallel,
+                         [&] { return std::make_unique<VerifySink>(opts); }, problems.callback());
+  const std::vector<inspect::FileReport>& reports = scanned.reports;
   int exit_code = kExitOk;
-  for (const auto& path : paths) {
-    reports.push_back(inspect::ScanFile(path, scan, parse, problems.callback()));
-    exit_code = std::max(exit_code, ExitCodeOf(reports.back()));
-  }
+  for (const auto& r : reports) exit_code = std::max(exit_code, ExitCodeOf(r));
   problems.Finish();
   const nlohmann::json totals = inspect::TotalsJson(reports);
   if (opts.json) {
@@ -200,10 +223,22 @@ int RunInspect(const InspectOptions& opts) {
 }  // namespace
 
 void NoteSequenceFound(const tfrecord::RecordReader& reader) {
-  PrintWarning(reader.name() + ": record " + std::to_string(reader.record_index()) + " (byte " +
-               std::to_string(reader.record_offset()) +
-               ") is a tf.train.SequenceExample (it has feature_lists): reading the records as "
-               "SequenceExamples from here on (--sequence says so from the start)");
+  PrintWarning(SequenceFoundMessage(reader));
+}
+
+std::string SequenceFoundMessage(const tfrecord::RecordReader& reader) {
+  return reader.name() + ": record " + std::to_string(reader.record_index()) + " (byte " +
+         std::to_string(reader.record_offset()) +
+         ") is a tf.train.SequenceExample (it has feature_lists): reading the records as "
+         "SequenceExamples from here on (--sequence says so from the start)";
+}
+
+inspect::ParallelScanOptions ParallelScanFor(const InspectOptions& opts, ProblemLog* problems) {
+  inspect::ParallelScanOptions parallel;
+  parallel.threads = opts.threads > 0 ? opts.threads : UsableCpus();
+  parallel.max_problem_messages = opts.max_errors;
+  parallel.on_unlisted = [problems](uint64_t n) { problems->AddUnlisted(n); };
+  return parallel;
 }
 
 void ProblemLog::operator()(const Status& problem) {
@@ -271,6 +306,10 @@ void SetupInspectCommand(CLI::App& app, int* exit_code) {
                   "(docs/limits.md)")
       ->capture_default_str()
       ->check(WholeNumberIn(1, UINT64_MAX));
+  cmd->add_option("--threads", opts->threads,
+                  "--count, --verify, --stats and the summary: threads reading files and parts of "
+                  "large files (default: every usable core); results do not depend on it")
+      ->check(WholeNumberIn(1, 4096));
   cmd->add_option("--max-errors", opts->max_errors,
                   "print at most N problem lines (damaged records); the rest are counted")
       ->capture_default_str()

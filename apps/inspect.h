@@ -8,6 +8,7 @@
 
 #include "app_common.h"
 #include "inspect/capped_map.h"
+#include "inspect/parallel_scan.h"
 #include "inspect/scan.h"
 
 namespace tfq::app {
@@ -33,6 +34,7 @@ struct InspectOptions {
   size_t top_k = 10;
   uint64_t max_errors = 100;  // problem lines printed per run; the rest are counted
   size_t max_features = inspect::kDefaultMaxFeatures;  // summary/--stats: names tracked (limits.md)
+  int threads = 0;  // --count, --verify, --stats and the summary: 0 is every usable core (cpus.h)
 };
 
 // Prints each problem of a scan as "tfq: error: ..." on stderr, up to --max-errors lines of
@@ -44,6 +46,8 @@ class ProblemLog {
   inspect::ProblemCallback callback() {
     return [this](const Status& s) { (*this)(s); };
   }
+  // Problems of damaged data a parallel scan counted without keeping their messages.
+  void AddUnlisted(uint64_t n) { data_problems_ += n; }
   void Finish();
   uint64_t data_problems() const { return data_problems_; }
 
@@ -58,6 +62,12 @@ int ExitCodeOf(const inspect::FileReport& report);
 // Says once on stderr that records are read as SequenceExamples from the reader's last record on
 // (inspect::PayloadParser found feature_lists without --sequence).
 void NoteSequenceFound(const tfrecord::RecordReader& reader);
+// Its message, for sinks that say it once the scan is over.
+std::string SequenceFoundMessage(const tfrecord::RecordReader& reader);
+
+// How a parallel scan (inspect/parallel_scan.h) runs for these options: --threads, and at most
+// --max-errors messages kept per unit, the rest counted in `problems`.
+inspect::ParallelScanOptions ParallelScanFor(const InspectOptions& opts, ProblemLog* problems);
 
 // "1 record", "2 records".
 std::string CountOf(uint64_t n, std::string_view noun);

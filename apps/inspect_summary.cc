@@ -76,38 +76,78 @@ void PrintText(const std::vector<inspect::FileReport>& reports, const nlohmann::
   }
 }
 
+
+// The summary's (or --stats') work per record: the payload parsed and added to the schema (or
+// the statistics) of its unit; units are appended in input order.
+class SummarySink : public inspect::RecordSink {
+ public:
+  explicit SummarySink(const InspectOptions& opts, const inspect::StatsOptions& stats_options)
+      : opts_(opts), schema_(opts.max_features), stats_(stats_options), parser_(opts.sequence) {}
+
+  Status Add(std::string_view record, const tfrecord::RecordReader& reader) override {
+    if (opts_.raw) return Status::OK();
+    Status s = parser_.Parse(record);
+    if (parser_.found_sequence() && note_.empty()) note_ = SequenceFoundMessage(reader);
+    TFQ_RETURN_IF_ERROR(s);
+    // An Example is added as a SequenceExample without lists would be: a unit that has not met
+    // the first SequenceExample yet adds the same as one that has.
+    if (parser_.sequence()) {
+      const SequenceExampleView& sequence = parser_.sequence_example();
+      opts_.stats ? stats_.AddSequenceExample(sequence) : schema_.AddSequenceExample(sequence);
+    } else {
+      opts_.stats ? stats_.AddExample(parser_.example()) : schema_.AddExample(parser_.example());
+    }
+    ++parsed_;
+    return Status::OK();
+  }
+  bool NamesRecordAfter(const inspect::RecordSink& earlier) const override {
+    return !note_.empty() && static_cast<const SummarySink&>(earlier).note_.empty();
+  }
+  void Append(inspect::RecordSink& next_sink) override {
+    auto& next = static_cast<SummarySink&>(next_sink);
+    if (note_.empty() && !next.note_.empty()) {  // said when it arrives, as a serial read says it
+      note_ = next.note_;
+      PrintWarning(note_);
+    }
+    opts_.stats ? stats_.Merge(next.stats_) : schema_.Merge(next.schema_);
+    parsed_ += next.parsed_;
+    sequence_ = sequence_ || next.parser_.sequence();
+  }
+
+  const inspect::SchemaBuilder& schema() const { return schema_; }
+  const inspect::StatsBuilder& stats() const { return stats_; }
+  uint64_t parsed() const { return parsed_; }
+  // The records were read as SequenceExamples (--sequence, or one was met).
+  bool sequence() const { return sequence_ || parser_.sequence(); }
+
+ private:
+  const InspectOptions& opts_;
+  inspect::SchemaBuilder schema_;
+  inspect::StatsBuilder stats_;
+  inspect::PayloadParser parser_;
+  uint64_t parsed_ = 0;
+  bool sequence_ = false;  // of the units appended
+  std::string note_;
+};
+
 }  // namespace
 
 int RunInspectSummary(const InspectOptions& opts, const std::vector<std::string>& paths,
                       const inspect::ScanOptions& scan) {
-  inspect::SchemaBuilder schema(opts.max_features);
   inspect::StatsOptions stats_options;
   stats_options.top_k = opts.top_k;
   stats_options.max_features = opts.max_features;
-  inspect::StatsBuilder stats(stats_options);
-  inspect::PayloadParser parser(opts.sequence);
-  uint64_t parsed = 0;
-  auto add = [&](std::string_view record, const tfrecord::RecordReader& reader) -> Status {
-    if (opts.raw) return Status::OK();
-    Status s = parser.Parse(record);
-    if (parser.found_sequence()) NoteSequenceFound(reader);
-    TFQ_RETURN_IF_ERROR(s);
-    if (parser.sequence()) {
-      const SequenceExampleView& sequence = parser.sequence_example();
-      opts.stats ? stats.AddSequenceExample(sequence) : schema.AddSequenceExample(sequence);
-    } else {
-      opts.stats ? stats.AddExample(parser.example()) : schema.AddExample(parser.example());
-    }
-    ++parsed;
-    return Status::OK();
-  };
   ProblemLog problems(opts.max_errors);
-  std::vector<inspect::FileReport> reports;
+  inspect::ScanResult scanned = inspect::ScanFiles(
+      paths, scan, ParallelScanFor(opts, &problems),
+      [&] { return std::make_unique<SummarySink>(opts, stats_options); }, problems.callback());
+  const std::vector<inspect::FileReport>& reports = scanned.reports;
+  const auto& sink = static_cast<const SummarySink&>(*scanned.sink);
+  const inspect::SchemaBuilder& schema = sink.schema();
+  const inspect::StatsBuilder& stats = sink.stats();
+  const uint64_t parsed = sink.parsed();
   int exit_code = kExitOk;
-  for (const auto& path : paths) {
-    reports.push_back(inspect::ScanFile(path, scan, add, problems.callback()));
-    exit_code = std::max(exit_code, ExitCodeOf(reports.back()));
-  }
+  for (const auto& r : reports) exit_code = std::max(exit_code, ExitCodeOf(r));
   problems.Finish();
   const bool any_record = std::any_of(reports.begin(), reports.end(),
                                       [](const auto& r) { return r.records > 0; });
@@ -133,12 +173,12 @@ int RunInspectSummary(const InspectOptions& opts, const std::vector<std::string>
     nlohmann::json files = nlohmann::json::array();
     for (const auto& r : reports) files.push_back(r.ToJson());
     out["per_file"] = files;
-    out["message"] = opts.raw ? "raw" : parser.sequence() ? "SequenceExample" : "Example";
+    out["message"] = opts.raw ? "raw" : sink.sequence() ? "SequenceExample" : "Example";
     out["parsed_records"] = parsed;
-    out["schema"] = schema.ToJson(parser.sequence());
+    out["schema"] = schema.ToJson(sink.sequence());
     std::printf("%s\n", ToJsonText(out).c_str());
   } else {
-    PrintText(reports, totals, schema, parser.sequence(), parsed);
+    PrintText(reports, totals, schema, sink.sequence(), parsed);
   }
   return exit_code;
 }

@@ -45,6 +45,27 @@ class CappedMap {
   void add_other_occurrences(uint64_t n) { other_occurrences_ += n; }
   size_t max_names() const { return max_names_; }
 
+  // Takes in the entries of `later`, a map of what came after this one's: `merge(into, from)`
+  // merges two states, `occurrences(state)` says how many Slot calls a state stands for. Names
+  // new here that no longer fit join the other entry. Exactly one map's result while the names
+  // of both fit under the cap; past it, which names are tracked depends on where a stream was cut.
+  template <typename Merge, typename Occurrences>
+  void MergeFrom(const CappedMap& later, Merge merge, Occurrences occurrences) {
+    for (const auto& [name, state] : later.names_) {
+      if (auto it = names_.find(name); it != names_.end()) {
+        merge(it->second, state);
+      } else if (names_.size() < max_names_) {
+        // From the prototype, not a copy of `state`: a state may point into its own map's owner.
+        merge(names_.emplace(name, prototype_).first->second, state);
+      } else {
+        merge(other_, state);
+        other_occurrences_ += occurrences(state);
+      }
+    }
+    merge(other_, later.other_);
+    other_occurrences_ += later.other_occurrences_;
+  }
+
  private:
   size_t max_names_;
   T prototype_;

@@ -117,6 +117,72 @@ void FeatureStats::Add(const FeatureView& feature) {
   }
 }
 
+void FeatureStats::Merge(const FeatureStats& later) {
+  schema_.Merge(later.schema_);
+  for (int b = 0; b < kHistogramBuckets; ++b) values_histogram_[b] += later.values_histogram_[b];
+  if (later.numbers_ > 0) {
+    if (numbers_ == 0) {
+      min_ = later.min_;
+      max_ = later.max_;
+      mean_ = later.mean_;
+      m2_ = later.m2_;
+    } else {
+      min_ = std::min(min_, later.min_);
+      max_ = std::max(max_, later.max_);
+      const double a = static_cast<double>(numbers_), b = static_cast<double>(later.numbers_);
+      const double delta = later.mean_ - mean_;
+      mean_ += delta * b / (a + b);
+      m2_ += later.m2_ + delta * delta * a * b / (a + b);
+    }
+    numbers_ += later.numbers_;
+  }
+  zeros_ += later.zeros_;
+  nans_ += later.nans_;
+  infinities_ += later.infinities_;
+  if (later.strings_ > 0) {
+    min_length_ = strings_ == 0 ? later.min_length_ : std::min(min_length_, later.min_length_);
+    max_length_ = strings_ == 0 ? later.max_length_ : std::max(max_length_, later.max_length_);
+  }
+  strings_ += later.strings_;
+  string_bytes_ += later.string_bytes_;
+  invalid_utf8_ += later.invalid_utf8_;
+  for (const auto& [format, n] : later.image_formats_) image_formats_[format] += n;
+  MergeSketch(later);
+}
+
+// A value missing from an inexact sketch may have been seen as often as its smallest counter
+// (Space-Saving's bound); from an exact one, never. Sums of the two stay overestimates, as the
+// counts of one sketch are.
+void FeatureStats::MergeSketch(const FeatureStats& later) {
+  auto floor_of = [](const FeatureStats& s) -> uint64_t {
+    if (s.sketch_exact_ || s.sketch_.empty()) return 0;
+    uint64_t smallest = UINT64_MAX;
+    for (const auto& [value, n] : s.sketch_) smallest = std::min(smallest, n);
+    return smallest;
+  };
+  const uint64_t floor_here = floor_of(*this), floor_later = floor_of(later);
+  bool exact = sketch_exact_ && later.sketch_exact_;
+  for (auto& [value, n] : sketch_) {
+    auto it = later.sketch_.find(value);
+    n += it != later.sketch_.end() ? it->second : floor_later;
+  }
+  for (const auto& [value, n] : later.sketch_) {
+    if (!sketch_.contains(value)) sketch_.emplace(value, n + floor_here);
+  }
+  if (sketch_.size() > options_->sketch_counters) {
+    exact = false;
+    std::vector<std::pair<std::string, uint64_t>> all(sketch_.begin(), sketch_.end());
+    std::sort(all.begin(), all.end(), [](const auto& a, const auto& b) {
+      return a.second != b.second ? a.second > b.second : a.first < b.first;
+    });
+    all.resize(options_->sketch_counters);
+    sketch_.clear();
+    for (auto& [value, n] : all) sketch_.emplace(std::move(value), n);
+  }
+  sketch_exact_ = exact;
+  evict_candidates_.clear();  // the counts changed: the next eviction scans again
+}
+
 nlohmann::json FeatureStats::ToJson(uint64_t records) const {
   nlohmann::json j = schema_.ToJson();
   j["missing"] = records >= schema_.present_in ? records - schema_.present_in : 0;
@@ -178,6 +244,15 @@ void StatsBuilder::AddSequenceExample(const SequenceExampleView& example) {
     FeatureStats& s = feature_list_steps_.Slot(list.key);
     for (const FeatureView& step : list.steps) s.Add(step);
   }
+}
+
+void StatsBuilder::Merge(const StatsBuilder& later) {
+  records_ += later.records_;
+  sequence_ = sequence_ || later.sequence_;
+  auto merge = [](FeatureStats& into, const FeatureStats& from) { into.Merge(from); };
+  auto occurrences = [](const FeatureStats& s) { return s.occurrences(); };
+  features_.MergeFrom(later.features_, merge, occurrences);
+  feature_list_steps_.MergeFrom(later.feature_list_steps_, merge, occurrences);
 }
 
 nlohmann::json StatsBuilder::ToJson() const {

@@ -35,6 +35,12 @@ class FeatureStats {
   explicit FeatureStats(const StatsOptions& options) : options_(&options) {}
   // Adds one record's occurrence of the feature; the view must come from a successful Parse.
   void Add(const FeatureView& feature);
+  // Takes in the statistics of records that came after these (inspect/parallel_scan.h): counts,
+  // extremes and histograms as one object would have them; mean and variance by Chan et al.'s
+  // pairwise update (equal to one pass up to rounding); the top-value sketches summed, keeping
+  // the sketch_counters largest (exact while both were exact and their values fit).
+  void Merge(const FeatureStats& later);
+  uint64_t occurrences() const { return schema_.present_in; }
   // `records` is the number of records seen in all, to report how many lacked the feature.
   nlohmann::json ToJson(uint64_t records) const;
 
@@ -44,6 +50,7 @@ class FeatureStats {
   void AddBytes(std::string_view v);
   // Space-Saving's eviction: removes a value with the smallest count; returns that count.
   uint64_t EvictSmallest();
+  void MergeSketch(const FeatureStats& later);
 
   const StatsOptions* options_;
   FeatureSchema schema_;
@@ -73,6 +80,8 @@ class StatsBuilder {
   StatsBuilder& operator=(const StatsBuilder&) = delete;
   void AddExample(const ExampleView& example);
   void AddSequenceExample(const SequenceExampleView& example);
+  // Takes in the statistics of records that came after these (FeatureStats::Merge, CappedMap::MergeFrom).
+  void Merge(const StatsBuilder& later);
   // {"records": N, "features": {...}} (plus "feature_lists" with per-step stats for sequences;
   // "context" instead of "features" for them), and "features_over_cap" (or "context_over_cap",
   // "feature_lists_over_cap") once the cap was reached: the pooled statistics of the names

@@ -2,9 +2,7 @@
 
 #include <algorithm>
 
-#include "common/cpus.h"
 #include "tfrecord/open.h"
-#include "tfrecord/parallel_count.h"
 
 namespace tfq::inspect {
 namespace {
@@ -22,35 +20,28 @@ bool IsDataProblem(const Status& s) {
 
 FileReport ScanFile(const std::string& path, const ScanOptions& options,
                     const RecordCallback& on_record, const ProblemCallback& on_problem) {
-  FileReport report;
-  report.path = path;
-  if (options.headers_only) {
-    const std::optional<tfrecord::HeaderTally> tally = tfrecord::CountRecordsInParallel(
-        path, options.compression, options.reader, UsableCpus());
-    if (tally.has_value()) {
-      report.opened = true;
-      report.compression = Compression::kNone;
-      report.file_bytes = report.stream_bytes = tally->end_offset;
-      report.records = tally->records;
-      report.payload_bytes = tally->payload_bytes;
-      report.min_record_bytes = tally->min_payload_bytes;
-      report.max_record_bytes = tally->max_payload_bytes;
-      return report;
-    }
-  }
-  report.opened = true;  // from here on the file was opened (the parallel count read it too)
   Result<tfrecord::OpenedInput> opened =
       tfrecord::OpenRecordInput(path, options.compression, options.decompression,
                                 options.headers_only ? ReadPattern::kSkipping : ReadPattern::kReadAhead);
   if (!opened.ok()) {
-    report.opened = false;
+    FileReport report;
+    report.path = path;
     report.status = opened.status();
     if (on_problem) on_problem(report.status);
     return report;
   }
-  report.compression = opened->compression;
   tfrecord::RecordReader reader(std::move(opened->stream), options.reader);
+  FileReport report = ScanRange(reader, options, UINT64_MAX, on_record, on_problem);
+  report.path = path;
+  report.compression = opened->compression;
+  return report;
+}
 
+FileReport ScanRange(tfrecord::RecordReader& reader, const ScanOptions& options, uint64_t stop,
+                     const RecordCallback& on_record, const ProblemCallback& on_problem) {
+  FileReport report;
+  report.path = reader.name();
+  report.opened = true;
   // What the reader dropped is reported before the record after it, so problems come in order.
   auto report_skips = [&] {
     std::vector<std::string> messages = reader.TakeSkipMessages();
@@ -58,14 +49,15 @@ FileReport ScanFile(const std::string& path, const ScanOptions& options,
       for (std::string& m : messages) on_problem(Status::Corruption(std::move(m)));
     }
   };
+  const std::string& path = reader.name();
+  uint64_t boundary = reader.stream().position();  // the end of the last record read
   std::string_view record;
-  for (;;) {
+  while (boundary < stop) {
     const bool got = options.headers_only ? reader.Skip() : reader.Read(&record);
     report_skips();
     if (!got) break;
-    const uint64_t size = options.headers_only
-                              ? reader.record_framed_size() - tfrecord::kFramingOverhead
-                              : record.size();
+    boundary = reader.record_offset() + reader.record_framed_size();
+    const uint64_t size = reader.record_framed_size() - tfrecord::kFramingOverhead;
     report.min_record_bytes = report.records == 0 ? size : std::min(report.min_record_bytes, size);
     report.max_record_bytes = std::max(report.max_record_bytes, size);
     ++report.records;
@@ -83,8 +75,13 @@ FileReport ScanFile(const std::string& path, const ScanOptions& options,
                               " (byte " + std::to_string(reader.record_offset()) + ")"));
     }
   }
-  if (report.status.ok()) report.status = reader.status();
   report.skipped = reader.skipped();
+  if (boundary >= stop && report.status.ok() && reader.status().ok()) {
+    // Stopped at a record boundary: the reader's stream may already hold the next record.
+    report.stream_bytes = report.file_bytes = boundary;
+    return report;
+  }
+  if (report.status.ok()) report.status = reader.status();
   const tfrecord::ReadError error = reader.error();
   report.rest_unread = (error == tfrecord::ReadError::kLengthCrcMismatch ||
                         error == tfrecord::ReadError::kRecordTooLarge) &&

@@ -73,6 +73,14 @@ using ProblemCallback = std::function<void(const Status& problem)>;
 FileReport ScanFile(const std::string& path, const ScanOptions& options,
                     const RecordCallback& on_record, const ProblemCallback& on_problem);
 
+// ScanFile's loop over part of a stream: the records from the reader's position (a record header)
+// up to the first record boundary at or past `stop` (a byte offset in the file), then the end of
+// the stream or the error that ended it. Stopped at `stop`, the report's stream_bytes and
+// file_bytes are that boundary; otherwise where reading ended, as ScanFile says. The report's
+// path is the reader's name; its compression is left to the caller.
+FileReport ScanRange(tfrecord::RecordReader& reader, const ScanOptions& options, uint64_t stop,
+                     const RecordCallback& on_record, const ProblemCallback& on_problem);
+
 // Sums of several files' reports: {"files": N, "records": ..., "damaged_records": ..., ...}.
 nlohmann::json TotalsJson(const std::vector<FileReport>& reports);
 

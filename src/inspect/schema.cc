@@ -98,12 +98,14 @@ void SchemaBuilder::AddSequenceExample(const SequenceExampleView& example) {
 }
 
 void SchemaBuilder::Merge(const SchemaBuilder& other) {
-  for (const auto& [name, s] : other.features_.names()) features_.Slot(name).Merge(s);
-  for (const auto& [name, s] : other.feature_lists_.names()) feature_lists_.Slot(name).Merge(s);
-  features_.mutable_other().Merge(other.features_.other());
-  features_.add_other_occurrences(other.features_.other_occurrences());
-  feature_lists_.mutable_other().Merge(other.feature_lists_.other());
-  feature_lists_.add_other_occurrences(other.feature_lists_.other_occurrences());
+  // A name pooled here stands for as many occurrences as records held it (one Slot call each).
+  features_.MergeFrom(
+      other.features_, [](FeatureSchema& into, const FeatureSchema& from) { into.Merge(from); },
+      [](const FeatureSchema& s) { return s.present_in; });
+  feature_lists_.MergeFrom(
+      other.feature_lists_,
+      [](FeatureListSchema& into, const FeatureListSchema& from) { into.Merge(from); },
+      [](const FeatureListSchema& s) { return s.present_in; });
 }
 
 nlohmann::json OverCapJson(size_t max_features, uint64_t occurrences, nlohmann::json pooled) {

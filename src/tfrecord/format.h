@@ -54,12 +54,13 @@ inline bool HeaderCrcValid(const char* header) {
 
 // The first offset in `bytes` holding a header whose length CRC verifies and whose length is at
 // most `max_record_bytes`, or npos: where a reader that lost its place (or starts mid-file) may
-// pick the framing up again. One CRC per offset: a false match is a 2^-32 chance per offset, so
-// callers confirm a match before trusting it.
+// pick the framing up again. Up to one CRC per offset (the length is compared first: most bytes
+// of a payload read as a length far over the cap): a false match is a 2^-32 chance per offset,
+// so callers confirm a match before trusting it.
 inline size_t FindPlausibleHeader(std::string_view bytes, uint64_t max_record_bytes) {
   for (size_t i = 0; i + kHeaderSize <= bytes.size(); ++i) {
     const char* p = bytes.data() + i;
-    if (HeaderCrcValid(p) && DecodeFixed64(p) <= max_record_bytes) return i;
+    if (DecodeFixed64(p) <= max_record_bytes && HeaderCrcValid(p)) return i;
   }
   return std::string_view::npos;
 }

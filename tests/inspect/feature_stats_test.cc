@@ -280,3 +280,95 @@ TEST_CASE("feature lists have their own cap") {
 
 }  // namespace
 }  // namespace tfq::inspect
+
+namespace tfq::inspect {
+namespace {
+
+// Records with a numeric feature, a string feature of `distinct` values and, every seventh
+// record, a feature of its own.
+std::vector<Example> MergeRecords(size_t n, int distinct) {
+  std::mt19937 rng(5);
+  std::vector<Example> records;
+  for (size_t i = 0; i < n; ++i) {
+    Example e;
+    e.features.emplace_back("x", Feature::Floats({static_cast<float>(rng() % 1000) / 7.0f}));
+    e.features.emplace_back("w", Feature::Bytes({"v" + std::to_string(rng() % distinct)}));
+    if (i % 7 == 0) e.features.emplace_back("rare", Feature::Int64s({static_cast<int64_t>(i)}));
+    records.push_back(std::move(e));
+  }
+  return records;
+}
+
+// Statistics of `records` cut after each index in `cuts`, merged in order.
+nlohmann::json MergedStats(const std::vector<Example>& records, const std::vector<size_t>& cuts,
+                           const StatsOptions& options) {
+  Fed total(options);
+  size_t begin = 0;
+  std::vector<size_t> ends = cuts;
+  ends.push_back(records.size());
+  for (size_t end : ends) {
+    Fed part(options);
+    for (size_t i = begin; i < end; ++i) part.Add(records[i]);
+    total.stats.Merge(part.stats);
+    begin = end;
+  }
+  return total.stats.ToJson();
+}
+
+}  // namespace
+
+TEST_CASE("merged statistics equal one pass's, up to rounding in mean and stddev") {
+  const std::vector<Example> records = MergeRecords(3000, 200);
+  StatsOptions options;
+  const nlohmann::json one = MergedStats(records, {}, options);
+  nlohmann::json merged = MergedStats(records, {1, 999, 1000, 2500}, options);
+  for (const char* name : {"x"}) {
+    const auto& a = one["features"][name]["numeric"];
+    auto& b = merged["features"][name]["numeric"];
+    CHECK(b["mean"].get<double>() == doctest::Approx(a["mean"].get<double>()).epsilon(1e-12));
+    CHECK(b["stddev"].get<double>() == doctest::Approx(a["stddev"].get<double>()).epsilon(1e-12));
+    b["mean"] = a["mean"];
+    b["stddev"] = a["stddev"];
+  }
+  CHECK(merged == one);  // counts, extremes, histograms, exact top values, the rare feature
+}
+
+TEST_CASE("merged sketches past their counters keep the largest, as upper bounds, and say so") {
+  const std::vector<Example> records = MergeRecords(4000, 400);
+  StatsOptions options;
+  options.sketch_counters = 100;
+  options.top_k = 3;
+  const nlohmann::json one = MergedStats(records, {}, options);
+  const nlohmann::json merged = MergedStats(records, {1300, 2600}, options);
+  const auto& bytes = merged["features"]["w"]["bytes"];
+  CHECK_FALSE(bytes["top_values_exact"].get<bool>());
+  std::map<std::string, uint64_t> truth;
+  for (const Example& e : records) ++truth[e.features[1].second.bytes_list[0]];
+  for (const auto& top : bytes["top_values"]) {
+    CHECK(top["count"].get<uint64_t>() >= truth[top["value"].get<std::string>()]);
+  }
+  // The same cut gives the same answer every time.
+  CHECK(MergedStats(records, {1300, 2600}, options) == merged);
+  CHECK(one["features"]["w"]["bytes"]["count"] == bytes["count"]);
+}
+
+}  // namespace tfq::inspect
+
+namespace tfq::inspect {
+
+TEST_CASE("a merged schema pools the names past the cap with every occurrence, as one pass does") {
+  auto example = [](const char* name) {
+    Example e;
+    e.features.emplace_back(name, Feature::Int64s({1}));
+    return e;
+  };
+  Fed one({}, 2), first({}, 2), later({}, 2);
+  for (const char* name : {"a", "b", "c", "c", "c"}) one.Add(example(name));
+  for (const char* name : {"a", "b"}) first.Add(example(name));
+  for (const char* name : {"c", "c", "c"}) later.Add(example(name));
+  first.schema.Merge(later.schema);
+  CHECK(first.schema.ToJson(false) == one.schema.ToJson(false));
+  CHECK(first.schema.capped_features().other_occurrences() == 3);
+}
+
+}  // namespace tfq::inspect

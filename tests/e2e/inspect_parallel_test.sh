@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# `tfq inspect --threads N` (--count, --verify, --stats, the summary) prints what --threads 1
+# prints, byte for byte, and exits the same: files over 32 MiB are read as 16 MiB stretches in
+# parallel, so damage in several stretches of several files checks that the first failure named
+# (file, record index, byte offset) and every later one come out as a serial read finds them.
+source "$(dirname "$0")/lib.sh"
+
+# one.tfrecord: 2000 Examples of 10-3000 bytes; big.tfrecord: it repeated to about 45 MB.
+/usr/bin/python3 - "$WORK" <<'PY'
+import json, random, sys
+random.seed(3)
+with open(sys.argv[1] + "/rows.jsonl", "w") as f:
+    for i in range(2000):
+        f.write(json.dumps({"id": [i], "score": [random.random() * 100],
+                            "text": ["w%d" % random.randint(0, 50)],
+                            "blob": ["x" * random.randint(10, 3000)]}) + "\n")
+PY
+"$TFQ" convert "$WORK/rows.jsonl" -o "$WORK/one.tfrecord" -q || die "cannot make the input"
+/usr/bin/python3 - "$WORK" <<'PY'
+import gzip, struct, sys
+w = sys.argv[1]
+one = open(w + "/one.tfrecord", "rb").read()
+data = one * 15
+open(w + "/big.tfrecord", "wb").write(data)
+open(w + "/one.tfrecord.gz", "wb").write(gzip.compress(one))
+starts, o = [], 0
+while o < len(data):
+    starts.append(o); o += struct.unpack("<Q", data[o:o + 8])[0] + 16
+def record_at(pos):  # index and offset of the first record at or after pos
+    i = next(i for i, s in enumerate(starts) if s >= pos)
+    return i, starts[i]
+# dmg1: payload bytes flipped in four stretches (data CRC mismatches, the framing intact).
+a = bytearray(data)
+first = None
+for mib in (5, 20, 35, 40):
+    i, s = record_at(mib << 20); a[s + 20] ^= 1
+    first = first or (i, s)
+open(w + "/dmg1.tfrecord", "wb").write(a)
+open(w + "/first_failure", "w").write("dmg1.tfrecord: record %d (byte %d): data CRC mismatch" % first)
+# dmg2: a payload byte at 18 MiB, a length CRC at 30 MiB (the end of the reading), one after it.
+b = bytearray(data)
+for mib, at in ((18, 15), (30, 9), (38, 15)):
+    i, s = record_at(mib << 20); b[s + at] ^= 1
+open(w + "/dmg2.tfrecord", "wb").write(b)
+open(w + "/cut.tfrecord", "wb").write(data[:(33 << 20) + 5])  # ends inside a record
+PY
+cd "$WORK" || die "no work dir"
+# gzip files with access points beside them (--index-beside), one damaged inside its deflate
+# data after its index was written (the index's fingerprint covers only the file's size and
+# ends): each is read whole on one thread, and says what a serial read says.
+gzip -nc big.tfrecord > big.tfrecord.gz && gzip -nc dmg1.tfrecord > dmg1.tfrecord.gz &&
+  cp big.tfrecord.gz deflate.tfrecord.gz || die "gzip failed"
+"$TFQ" inspect --index-beside big.tfrecord.gz dmg1.tfrecord.gz deflate.tfrecord.gz || die "no index"
+flip_byte deflate.tfrecord.gz $(( $(stat -c %s deflate.tfrecord.gz) / 2 ))
+inputs=(one.tfrecord dmg1.tfrecord one.tfrecord.gz dmg2.tfrecord cut.tfrecord big.tfrecord
+        big.tfrecord.gz dmg1.tfrecord.gz deflate.tfrecord.gz)
+
+# The first failure a serial read meets, named as it names it.
+expect_exit 3 "$TFQ" inspect --verify --threads 1 "${inputs[@]}"
+first_line=$(head -n 1 err)
+checks=$((checks + 1))
+[[ $first_line == "tfq: error: $(cat first_failure)"* ]] ||
+  fail "the first problem line was '$first_line', expected 'tfq: error: $(cat first_failure) ...'"
+expect_stderr_contains "dmg2.tfrecord: 2 damaged records"
+expect_stderr_contains "cut.tfrecord: 1 damaged record"
+expect_stderr_contains "dmg1.tfrecord.gz: record $(cut -d' ' -f3 first_failure) (byte"
+expect_stderr_contains "  deflate.tfrecord.gz: "  # damaged one way or another
+
+for mode in "--verify" "--verify --json" "--verify --max-errors 2" "--count" "--count --json" \
+            "--stats --json" "--json" ""; do
+  # shellcheck disable=SC2086
+  run "$TFQ" inspect $mode --threads 1 "${inputs[@]}"
+  cp out serial.out; cp err serial.err; serial_code=$code
+  for threads in 2 4; do
+    # shellcheck disable=SC2086
+    expect_exit "$serial_code" "$TFQ" inspect $mode --threads "$threads" "${inputs[@]}"
+    checks=$((checks + 2))
+    cmp -s out serial.out || fail "inspect $mode --threads $threads: stdout differs from --threads 1"
+    cmp -s err serial.err || fail "inspect $mode --threads $threads: stderr differs from --threads 1: $(diff serial.err err | head -c 600)"
+  done
+done
+
+# Clean files: the same counts for any thread count, and the default (every core) agrees.
+expect_exit 0 "$TFQ" inspect --count --threads 3 big.tfrecord one.tfrecord big.tfrecord.gz
+expect_stdout 62000
+expect_exit 0 "$TFQ" inspect --count big.tfrecord one.tfrecord big.tfrecord.gz
+expect_stdout 62000
+expect_exit 2 "$TFQ" inspect --count --threads 0 big.tfrecord
+finish

@@ -1,0 +1,191 @@
+#include "inspect/parallel_scan.h"
+
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <random>
+
+#include "common/test_env.h"
+#include "io/compression.h"
+#include "io/file_streams.h"
+#include "tfrecord/record_file.h"
+#include "../tfrecord/record_test_util.h"
+#include "io/random_access_file.h"
+
+namespace tfq::inspect {
+namespace {
+
+std::string WriteBytes(const std::string& path, const std::string& bytes) {
+  std::ofstream(path, std::ios::binary) << bytes;
+  return path;
+}
+
+// Random payloads; every fifth one is itself a framed TFRecord file, so that stretches find
+// plausible headers that are not record boundaries.
+std::vector<std::string> TrickyRecords(size_t n, size_t max_size, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::vector<std::string> records;
+  for (size_t i = 0; i < n; ++i) {
+    std::string r(rng() % (max_size + 1), '\0');
+    for (char& c : r) c = static_cast<char>(rng());
+    if (i % 5 == 0) r = tfrecord::testing::Frame({r, r.substr(0, r.size() / 2)});
+    records.push_back(std::move(r));
+  }
+  return records;
+}
+
+// The offset of the first record header at or after `at`, walking the framing from byte 0.
+size_t RecordAtOrAfter(const std::string& framed, size_t at) {
+  size_t offset = 0;
+  while (offset < at) offset += tfrecord::DecodeFixed64(framed.data() + offset) + tfrecord::kFramingOverhead;
+  return offset;
+}
+
+// `framed` gzip-compressed into `path`, with its indexes beside it (access points every 4 KiB
+// of output, so that 4 KiB stretches start near one).
+std::string WriteIndexedGzip(const std::string& path, const std::string& framed) {
+  std::string gz;
+  auto out = NewCompressingStream(NewStringOutputStream(path, &gz), Compression::kGzip);
+  REQUIRE(out->Write(framed).ok());
+  REQUIRE(out->Close().ok());
+  WriteBytes(path, gz);
+  tfrecord::RecordFileOptions options;
+  options.write_index = true;
+  options.read_index = false;
+  options.access_point_span = 4096;
+  REQUIRE(tfrecord::RecordFile::Open(path, options).ok());
+  return path;
+}
+
+// The problems of a scan, in the order they were reported.
+struct Scanned {
+  std::vector<FileReport> reports;
+  std::vector<std::string> problems;
+};
+
+Scanned Serial(const std::vector<std::string>& paths, const ScanOptions& options) {
+  Scanned s;
+  for (const auto& path : paths) {
+    s.reports.push_back(ScanFile(path, options, nullptr, [&](const Status& p) {
+      s.problems.push_back(p.message());
+    }));
+  }
+  return s;
+}
+
+Scanned Parallel(const std::vector<std::string>& paths, const ScanOptions& options, int threads,
+                 bool cut_for_one_thread = true) {
+  Scanned s;
+  ParallelScanOptions parallel;
+  parallel.threads = threads;
+  parallel.cut_for_one_thread = cut_for_one_thread;
+  parallel.unit_bytes = 4096;
+  s.reports = ScanFiles(paths, options, parallel, nullptr, [&](const Status& p) {
+                s.problems.push_back(p.message());
+              }).reports;
+  return s;
+}
+
+void CheckSame(const Scanned& got, const Scanned& want) {
+  REQUIRE(got.reports.size() == want.reports.size());
+  for (size_t i = 0; i < got.reports.size(); ++i) {
+    CAPTURE(i);
+    CHECK(got.reports[i].ToJson() == want.reports[i].ToJson());
+  }
+  CHECK(got.problems == want.problems);
+}
+
+}  // namespace
+
+TEST_CASE("stretches: one for a small file, else unit-sized with the rest in the last") {
+  using R = std::vector<std::pair<uint64_t, uint64_t>>;
+  CHECK(ScanUnitRanges(0, 100) == R{{0, 0}});
+  CHECK(ScanUnitRanges(199, 100) == R{{0, 199}});
+  CHECK(ScanUnitRanges(200, 100) == R{{0, 100}, {100, 200}});
+  CHECK(ScanUnitRanges(399, 100) == R{{0, 100}, {100, 200}, {200, 399}});
+}
+
+TEST_CASE("a parallel scan counts what one reader counts, for any number of threads") {
+  const std::string dir = tfq::testing::MakeTempDir();
+  const std::vector<std::string> paths = {
+      WriteBytes(dir + "/a.tfrecord", tfrecord::testing::Frame(TrickyRecords(900, 700, 7))),
+      WriteBytes(dir + "/small.tfrecord", tfrecord::testing::Frame(TrickyRecords(3, 50, 8))),
+      WriteBytes(dir + "/b.tfrecord", tfrecord::testing::Frame(TrickyRecords(400, 3000, 9)))};
+  for (bool headers_only : {false, true}) {
+    ScanOptions options;
+    options.headers_only = headers_only;
+    const Scanned want = Serial(paths, options);
+    for (int threads : {1, 2, 3, 8}) {
+      CAPTURE(threads);
+      CheckSame(Parallel(paths, options, threads), want);
+    }
+  }
+}
+
+TEST_CASE("damage in several stretches of several files: the problems of a serial scan, in order") {
+  const std::string dir = tfq::testing::MakeTempDir();
+  const std::string good = tfrecord::testing::Frame(TrickyRecords(900, 700, 11));
+  std::string data_crc = good, header = good, cut = good.substr(0, good.size() * 2 / 3);
+  // Payload bytes flipped in several places: data CRC mismatches, the framing intact.
+  for (size_t at : {good.size() / 7, good.size() / 3, good.size() / 2, good.size() * 4 / 5}) {
+    const size_t h = RecordAtOrAfter(good, at);
+    data_crc[h + tfrecord::kHeaderSize] ^= 1;
+  }
+  header[RecordAtOrAfter(good, good.size() / 5) + tfrecord::kHeaderSize] ^= 1;
+  header[RecordAtOrAfter(good, good.size() / 2) + 9] ^= 1;  // a length CRC: the end
+  const std::vector<std::string> paths = {WriteBytes(dir + "/crc.tfrecord", data_crc),
+                                          WriteBytes(dir + "/good.tfrecord", good),
+                                          WriteBytes(dir + "/header.tfrecord", header),
+                                          WriteBytes(dir + "/cut.tfrecord", cut),
+                                          dir + "/missing.tfrecord"};
+  for (auto policy : {tfrecord::CorruptionPolicy::kFail, tfrecord::CorruptionPolicy::kSkipDataCrc}) {
+    ScanOptions options;
+    options.reader.on_corruption = policy;
+    const Scanned want = Serial(paths, options);
+    REQUIRE(want.problems.size() >= 3);
+    for (int threads : {1, 2, 4}) {
+      CAPTURE(threads);
+      CheckSame(Parallel(paths, options, threads), want);
+    }
+    CheckSame(Parallel(paths, options, 1, /*cut_for_one_thread=*/false), want);
+  }
+}
+
+}  // namespace tfq::inspect
+
+namespace tfq::inspect {
+
+// A gzip file read from its access points skips the member trailer's CRC32, which a serial read
+// checks: such a file must give the serial answer, damage only the trailer finds included.
+TEST_CASE("gzip files with access points beside them give a serial read's answer") {
+  const std::string dir = tfq::testing::MakeTempDir();
+  const std::string good = tfrecord::testing::Frame(TrickyRecords(700, 700, 13));
+  std::string damaged = good;
+  for (size_t at : {good.size() / 6, good.size() / 2}) {
+    damaged[RecordAtOrAfter(good, at) + tfrecord::kHeaderSize + 1] ^= 1;
+  }
+  const std::string clean_path = WriteIndexedGzip(dir + "/clean.tfrecord.gz", good);
+  const std::string damaged_path = WriteIndexedGzip(dir + "/damaged.tfrecord.gz", damaged);
+  // Deflate data damaged after the index was written: the index still matches the file's ends.
+  const std::string deflate_path = WriteIndexedGzip(dir + "/deflate.tfrecord.gz", good);
+  {
+    std::string bytes = RandomAccessFile::ReadAll(deflate_path).value();
+    bytes[bytes.size() / 2] ^= 0x55;
+    WriteBytes(deflate_path, bytes);
+  }
+  const std::vector<std::string> paths = {clean_path, damaged_path, deflate_path};
+  for (bool headers_only : {false, true}) {
+    ScanOptions options;
+    options.headers_only = headers_only;
+    options.reader.on_corruption = tfrecord::CorruptionPolicy::kSkipDataCrc;
+    const Scanned want = Serial(paths, options);
+    REQUIRE(want.reports[0].records == 700);
+    REQUIRE_FALSE(want.reports[2].clean());
+    for (int threads : {1, 3}) {
+      CAPTURE(threads);
+      CheckSame(Parallel(paths, options, threads), want);
+    }
+  }
+}
+
+}  // namespace tfq::inspect
