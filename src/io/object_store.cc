@@ -103,6 +103,29 @@ Status HttpFailure(const std::string& url, const HttpResponse& r, const std::str
 
 bool Ok(const HttpResponse& r) { return r.status >= 200 && r.status < 300; }
 
+// The object's size from a HEAD answer.
+Result<uint64_t> ContentLength(const std::string& url, const HttpResponse& r) {
+  auto it = r.headers.find("content-length");
+  if (it == r.headers.end()) return Status::IoError(url + ": the server did not say the object's size");
+  return static_cast<uint64_t>(std::strtoull(it->second.c_str(), nullptr, 10));
+}
+
+// The answer to a ranged GET of `n` bytes at `offset`, of which `got` arrived: a short body or an
+// ignored Range header is an error, never an early end.
+Status CheckRange(const std::string& url, const HttpResponse& r, uint64_t offset, size_t n, size_t got,
+                  const std::string& credential_source) {
+  if (!Ok(r)) return HttpFailure(url, r, credential_source, "reading");
+  if (r.status == 200 && offset != 0) {
+    return Status::IoError(url + ": the server ignored the Range header (HTTP 200 for bytes at " +
+                           std::to_string(offset) + ")");
+  }
+  if (got != n) {
+    return Status::IoError(url + ": truncated body: " + std::to_string(got) + " of the " +
+                           std::to_string(n) + " bytes asked for at offset " + std::to_string(offset));
+  }
+  return Status::OK();
+}
+
 // The S3 REST API, for s3:// and gs://.
 class S3Store final : public ObjectStore {
  public:
@@ -131,7 +154,7 @@ class S3Store final : public ObjectStore {
     size_t got = 0;
     const std::string range = "bytes=" + std::to_string(offset) + "-" + std::to_string(offset + n - 1);
     TFQ_RETURN_IF_ERROR(Send(url, "GET", {}, {{"range", range}}, {}, &r, {dst, n, &got}, cancel));
-    return CheckRange(url, r, offset, n, got);
+    return CheckRange(url, r, offset, n, got, config_.credential_source);
   }
 
   Result<std::vector<ObjectEntry>> List(const std::string& url_prefix) const override {
@@ -277,26 +300,6 @@ class S3Store final : public ObjectStore {
     return PerformHttp(name, make, response, target, cancel);
   }
 
-  static Result<uint64_t> ContentLength(const std::string& url, const HttpResponse& r) {
-    auto it = r.headers.find("content-length");
-    if (it == r.headers.end()) return Status::IoError(url + ": the server did not say the object's size");
-    return static_cast<uint64_t>(std::strtoull(it->second.c_str(), nullptr, 10));
-  }
-
-  Status CheckRange(const std::string& url, const HttpResponse& r, uint64_t offset, size_t n,
-                    size_t got) const {
-    if (!Ok(r)) return HttpFailure(url, r, config_.credential_source, "reading");
-    if (r.status == 200 && offset != 0) {
-      return Status::IoError(url + ": the server ignored the Range header (HTTP 200 for bytes at " +
-                             std::to_string(offset) + ")");
-    }
-    if (got != n) {
-      return Status::IoError(url + ": truncated body: " + std::to_string(got) + " of the " +
-                             std::to_string(n) + " bytes asked for at offset " + std::to_string(offset));
-    }
-    return Status::OK();
-  }
-
   const StoreConfig config_;
 };
 
@@ -307,9 +310,7 @@ class HttpStore final : public ObjectStore {
     HttpResponse r;
     TFQ_RETURN_IF_ERROR(Send(url, "HEAD", {}, &r));
     if (!Ok(r)) return HttpFailure(url, r, kSource, "reading");
-    auto it = r.headers.find("content-length");
-    if (it == r.headers.end()) return Status::IoError(url + ": the server did not say the file's size");
-    return static_cast<uint64_t>(std::strtoull(it->second.c_str(), nullptr, 10));
+    return ContentLength(url, r);
   }
   Status ReadRange(const std::string& url, uint64_t offset, size_t n, char* dst,
                    const std::atomic<bool>* cancel) const override {
@@ -319,16 +320,7 @@ class HttpStore final : public ObjectStore {
     TFQ_RETURN_IF_ERROR(Send(url, "GET",
                              {{"Range", "bytes=" + std::to_string(offset) + "-" + std::to_string(offset + n - 1)}},
                              &r, {dst, n, &got}, cancel));
-    if (!Ok(r)) return HttpFailure(url, r, kSource, "reading");
-    if (r.status == 200 && offset != 0) {
-      return Status::IoError(url + ": the server ignored the Range header (HTTP 200 for bytes at " +
-                             std::to_string(offset) + ")");
-    }
-    if (got != n) {
-      return Status::IoError(url + ": truncated body: " + std::to_string(got) + " of the " +
-                             std::to_string(n) + " bytes asked for at offset " + std::to_string(offset));
-    }
-    return Status::OK();
+    return CheckRange(url, r, offset, n, got, kSource);
   }
   Result<std::vector<ObjectEntry>> List(const std::string& url) const override { return ReadOnly(url, "listed"); }
   Status PutObject(const std::string& url, std::string_view) const override { return ReadOnly(url, "written"); }
