@@ -31,6 +31,17 @@ const std::vector<std::string>& Files() {
   return paths;
 }
 
+std::string ReadWholeFile(const std::string& path) {
+  std::string bytes;
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  REQUIRE(f != nullptr);
+  char buffer[4096];
+  size_t n;
+  while ((n = std::fread(buffer, 1, sizeof buffer, f)) > 0) bytes.append(buffer, n);
+  std::fclose(f);
+  return bytes;
+}
+
 PipelineOptions RandomOptions(std::mt19937_64& rng) {
   PipelineOptions o;
   o.read.inputs = Files();
@@ -168,15 +179,7 @@ TEST_CASE("stopping a reader in the middle of a burst from a slow pipe is prompt
   const std::string fifo = dir + "/slow.fifo";
   REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
   const std::vector<std::string> source = WriteExampleFiles(dir, {200});
-  std::string bytes;
-  {
-    std::FILE* f = std::fopen(source[0].c_str(), "rb");
-    REQUIRE(f != nullptr);
-    char buffer[4096];
-    size_t n;
-    while ((n = std::fread(buffer, 1, sizeof buffer, f)) > 0) bytes.append(buffer, n);
-    std::fclose(f);
-  }
+  const std::string bytes = ReadWholeFile(source[0]);
   const size_t record = bytes.size() / 200;  // the records of this file are all the same size
   std::atomic<bool> done{false};
   std::thread writer([&] {
@@ -210,15 +213,7 @@ TEST_CASE("NextFor gives up after its timeout while the input is silent, and mis
   const std::string fifo = dir + "/silent.fifo";
   REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
   const std::vector<std::string> source = WriteExampleFiles(dir, {50});
-  std::string bytes;
-  {
-    std::FILE* f = std::fopen(source[0].c_str(), "rb");
-    REQUIRE(f != nullptr);
-    char buffer[4096];
-    size_t n;
-    while ((n = std::fread(buffer, 1, sizeof buffer, f)) > 0) bytes.append(buffer, n);
-    std::fclose(f);
-  }
+  const std::string bytes = ReadWholeFile(source[0]);
   std::atomic<bool> go{false};
   std::thread writer([&] {
     const int fd = open(fifo.c_str(), O_WRONLY);
