@@ -17,7 +17,9 @@ namespace {
 
 // One chunk of lines on its way through the map. Buffers are reused when the slot is.
 struct LinesSlot : MapSlot {
-  const std::string* name = nullptr;  // the input's, for messages
+  // The input's, for messages: a copy, since workers may still convert a slot after the feeding
+  // thread has stopped on an error and closed the input.
+  std::string name;
   std::string lines;
   uint64_t first_line = 0;
   ByteBuffer framed;
@@ -87,11 +89,11 @@ Status LinesConverter::Convert(LinesSlot& slot, int worker) {
     std::string_view line = text.substr(pos, end - pos);
     pos = end + 1;
     if (LineTooLong(line, options_.max_line_bytes)) {
-      return LineTooLongError(*slot.name, line_number, options_.max_line_bytes);
+      return LineTooLongError(slot.name, line_number, options_.max_line_bytes);
     }
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (IsBlankLine(line)) continue;
-    TFQ_RETURN_IF_ERROR(ConvertLine(line, *slot.name + ": line " + std::to_string(line_number), w, slot));
+    TFQ_RETURN_IF_ERROR(ConvertLine(line, slot.name + ": line " + std::to_string(line_number), w, slot));
   }
   return Status::OK();
 }
@@ -109,7 +111,7 @@ Status ReadChunks(InputStream* in, const JsonLinesOptions& options, OrderedMapOf
       TFQ_RETURN_IF_ERROR(map->Drain());
       return s;
     }
-    slot->name = &in->name();
+    slot->name = in->name();
     map->Submit(slot);
   }
 }
