@@ -55,7 +55,7 @@ void PrintBanner(const std::vector<std::string>& warnings) {
 }
 
 // "[3/14] parse-example, 2 threads: measuring", rewritten in place on a terminal.
-bench::ProgressCallback ProgressLine() {
+bench::ProgressCallback BenchProgressLine() {
   if (!isatty(STDERR_FILENO)) return nullptr;
   return [](const bench::Progress& p) {
     if (p.workload.empty()) {
@@ -131,7 +131,7 @@ int RunBenchCommand(const BenchFlags& flags) {
 
   const std::vector<std::string> warnings = bench::BuildWarnings(bench::CurrentMachine());
   PrintBanner(warnings);
-  const bench::ProgressCallback progress = ProgressLine();
+  const bench::ProgressCallback progress = BenchProgressLine();
   Result<bench::Report> report = bench::RunBench(options, progress);
   if (progress) std::fprintf(stderr, "\r\033[K");
   if (!report.ok()) return ReportError(report.status());

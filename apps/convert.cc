@@ -22,10 +22,6 @@ namespace {
 
 const Conversion* const kConversions[] = {&kJsonLinesToTfRecord, &kTfRecordToJsonLines, &kCsvToTfRecord, &kTfRecordToCsv, &kImagesToTfRecord};
 
-bool EndsWith(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
 bool IsDirectory(const std::string& path) {
   struct stat st;
   return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
@@ -34,10 +30,10 @@ bool IsDirectory(const std::string& path) {
 // The kind of data a path holds, judged by its name (and, for inputs, whether it is a directory).
 std::string KindOfPath(const std::string& path, bool is_input) {
   for (std::string_view ext : {".jsonl", ".json", ".jsonl.gz", ".ndjson"}) {
-    if (EndsWith(path, ext)) return "jsonl";
+    if (std::string_view(path).ends_with(ext)) return "jsonl";
   }
   for (std::string_view ext : {".csv", ".tsv", ".csv.gz", ".tsv.gz"}) {
-    if (EndsWith(path, ext)) return "csv";
+    if (std::string_view(path).ends_with(ext)) return "csv";
   }
   if (is_input && IsDirectory(path)) return "images";
   return "tfrecord";

@@ -10,10 +10,6 @@
 namespace tfq::app {
 namespace {
 
-bool EndsWith(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
 // JSON lines -> TFRecord: one file, or round-robin over --shards files.
 Status JsonLinesToTfRecord(const ConvertFlags& flags, const std::vector<std::string>& inputs,
                            ConvertSummary* summary) {
@@ -30,7 +26,7 @@ Status JsonLinesToTfRecord(const ConvertFlags& flags, const std::vector<std::str
   const DecompressionLimit decompression = limits->decompression;
   const StreamOpener open = [decompression](const std::string& path) -> Result<std::unique_ptr<InputStream>> {
     auto in = OpenInputFile(path);
-    if (!in.ok() || !EndsWith(path, ".gz")) return in;
+    if (!in.ok() || !std::string_view(path).ends_with(".gz")) return in;
     return NewDecompressingStream(std::move(in).value(), Compression::kGzip, decompression);
   };
   const FramedRecordSink sink = [&](std::string_view framed, std::span<const size_t> ends) {

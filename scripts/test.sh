@@ -28,9 +28,14 @@ stage() {
 stage "Dependencies"
 bash scripts/install-deps.sh --test
 jobs=${JOBS:-$(nproc)}
+# Every build here is a unity build (CMake folds each target's sources into a few translation
+# units): on 2 cores it compiles in about a third of the time, so the suite fits its 20 minutes.
+# It also keeps file-scope names unique within a target (a twin helper no longer compiles);
+# developers' default builds stay one unit per file, which keeps each file's includes honest.
+unity=(-DCMAKE_UNITY_BUILD=ON -DCMAKE_UNITY_BUILD_BATCH_SIZE=16)
 
 stage "Release build"
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release "${unity[@]}" >/dev/null
 cmake --build build -j"$jobs"
 stage "Release tests: unit, end-to-end, conformance"
 ctest --test-dir build --output-on-failure -j"$jobs"
@@ -41,7 +46,7 @@ stage "ASan + UBSan build (what the tests run: target tfq_tests)"
 # Debug (assertions on) at -O1 with line tables (-g1): the sanitizers' advice for usable speed, and
 # enough for their stack traces to name file and line; -O0 -g made the tests and links slow.
 sanitizer_flags=(-DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g1" "-DCMAKE_C_FLAGS_DEBUG=-O1 -g1")
-cmake -S . -B build-asan -G Ninja "${sanitizer_flags[@]}" -DTFQ_SANITIZE=address,undefined >/dev/null
+cmake -S . -B build-asan -G Ninja "${sanitizer_flags[@]}" "${unity[@]}" -DTFQ_SANITIZE=address,undefined >/dev/null
 cmake --build build-asan -j"$jobs" --target tfq_tests
 stage "ASan + UBSan tests: unit and end-to-end"
 export ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:strict_string_checks=1
@@ -49,7 +54,7 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 ctest --test-dir build-asan --output-on-failure -j"$jobs" -L "unit|e2e"
 
 stage "ThreadSanitizer build: the multithreaded parts"
-cmake -S . -B build-tsan -G Ninja "${sanitizer_flags[@]}" -DTFQ_SANITIZE=thread >/dev/null
+cmake -S . -B build-tsan -G Ninja "${sanitizer_flags[@]}" "${unity[@]}" -DTFQ_SANITIZE=thread >/dev/null
 tsan_targets=(tfq_pipeline_test tfq_convert_test tfq_reshard_test tfq_imageset_test tfq_io_test tfq_tfrecord_test)
 cmake --build build-tsan -j"$jobs" --target "${tsan_targets[@]}"
 stage "ThreadSanitizer tests"

@@ -7,12 +7,6 @@
 namespace tfq::bench {
 namespace {
 
-std::string Percent(double fraction) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.1f%%", 100 * fraction);
-  return text;
-}
-
 std::string Ratio(double r) {
   char text[32];
   std::snprintf(text, sizeof text, "%.4g", r);

@@ -103,6 +103,8 @@ Result<Report> ReadReportFile(const std::string& path);
 // The text form: machine facts, settings, then one line per result with the median, min..max,
 // IQR as a percentage of the median, repetitions and the ratio to the calibration.
 std::string FormatReport(const Report& report);
+// A fraction as a percentage with one decimal: 0.123 -> "12.3%".
+std::string Percent(double fraction);
 
 }  // namespace tfq::bench
 

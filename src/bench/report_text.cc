@@ -32,12 +32,6 @@ std::string Number(double v) {
   return text;
 }
 
-std::string Percent(double fraction) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.1f%%", 100 * fraction);
-  return text;
-}
-
 std::string Seconds(double s) {
   char text[32];
   std::snprintf(text, sizeof text, "%g s", s);
@@ -45,6 +39,12 @@ std::string Seconds(double s) {
 }
 
 }  // namespace
+
+std::string Percent(double fraction) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f%%", 100 * fraction);
+  return text;
+}
 
 std::string FormatReport(const Report& r) {
   std::string out;

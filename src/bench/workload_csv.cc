@@ -25,7 +25,7 @@ namespace {
 
 constexpr std::array<const char*, 8> kCategories = {"books", "garden", "toys", "music",
                                                     "kitchen", "sports", "office", "health"};
-constexpr std::array<const char*, 8> kWords = {"great", "value", "arrived", "late", "works",
+constexpr std::array<const char*, 8> kReviewWords = {"great", "value", "arrived", "late", "works",
                                                "as", "described", "broken"};
 
 std::string GenerateCsv(size_t bytes, uint64_t seed) {
@@ -34,7 +34,7 @@ std::string GenerateCsv(size_t bytes, uint64_t seed) {
   char line[256];
   for (uint64_t id = 1; csv.size() < bytes; ++id) {
     std::string comment;
-    for (uint64_t w = rng.Between(2, 12); w > 0; --w) comment += std::string(comment.empty() ? "" : " ") + kWords[rng.Next() % 8];
+    for (uint64_t w = rng.Between(2, 12); w > 0; --w) comment += std::string(comment.empty() ? "" : " ") + kReviewWords[rng.Next() % 8];
     const uint64_t style = rng.Next() % 4;
     if (style == 0) comment = "\"" + comment + ", really\"";           // a comma inside quotes
     if (style == 1) comment = "\"said \"\"" + comment + "\"\" twice\"";  // doubled quotes

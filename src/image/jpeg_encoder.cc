@@ -5,7 +5,7 @@
 namespace tfq::image {
 namespace {
 
-tjhandle H(void* h) { return static_cast<tjhandle>(h); }
+tjhandle Tj(void* h) { return static_cast<tjhandle>(h); }
 
 // The accurate integer DCT, as libjpeg (and so Pillow and TensorFlow) use by default; TurboJPEG
 // defaults to the fast one, which measured no faster here for small images.
@@ -17,7 +17,7 @@ JpegEncoder::JpegEncoder() = default;
 
 JpegEncoder::~JpegEncoder() {
   if (buffer_) tjFree(buffer_);
-  if (handle_) tjDestroy(H(handle_));
+  if (handle_) tjDestroy(Tj(handle_));
 }
 
 Status JpegEncoder::EnsureHandle() {
@@ -28,10 +28,10 @@ Status JpegEncoder::EnsureHandle() {
 
 Status JpegEncoder::Finish(int rc, std::string* out) {
   if (rc != 0) {
-    std::string msg = tjGetErrorStr2(H(handle_));
+    std::string msg = tjGetErrorStr2(Tj(handle_));
     // As with decompression, a handle that failed is not trusted again; nor is its buffer (a new
     // handle would not know its capacity and would leak it when growing).
-    tjDestroy(H(handle_));
+    tjDestroy(Tj(handle_));
     handle_ = nullptr;
     tjFree(buffer_);
     buffer_ = nullptr;
@@ -47,7 +47,7 @@ Status JpegEncoder::Encode(const ImageView& image, int quality, Subsampling subs
   int pf = image.channels == 1 ? TJPF_GRAY : TJPF_RGB;
   int samp = image.channels == 1 ? TJSAMP_GRAY : static_cast<int>(subsampling);
   // With a buffer from an earlier call, TurboJPEG reuses it and grows it when needed.
-  int rc = tjCompress2(H(handle_), image.data, image.width, static_cast<int>(image.stride), image.height, pf,
+  int rc = tjCompress2(Tj(handle_), image.data, image.width, static_cast<int>(image.stride), image.height, pf,
                        &buffer_, &buffer_size_, samp, quality, kEncodeFlags);
   return Finish(rc, out);
 }
@@ -60,7 +60,7 @@ Status JpegEncoder::EncodeYuv(const YuvImage& image, int quality, std::string* o
     planes[p] = image.planes[p].pixels.data();
     strides[p] = image.planes[p].width;
   }
-  int rc = tjCompressFromYUVPlanes(H(handle_), planes, image.width, strides, image.height,
+  int rc = tjCompressFromYUVPlanes(Tj(handle_), planes, image.width, strides, image.height,
                                    static_cast<int>(image.subsampling), &buffer_, &buffer_size_, quality,
                                    kEncodeFlags);
   return Finish(rc, out);

@@ -14,13 +14,13 @@ struct PngWriteContext {
   char message[256];
 };
 
-void OnError(png_structp png, png_const_charp msg) {
+void OnWriteError(png_structp png, png_const_charp msg) {
   auto* ctx = static_cast<PngWriteContext*>(png_get_error_ptr(png));
   std::snprintf(ctx->message, sizeof(ctx->message), "%s", msg ? msg : "unknown error");
   png_longjmp(png, 1);
 }
 
-void OnWarning(png_structp, png_const_charp) {}
+void OnWriteWarning(png_structp, png_const_charp) {}
 
 void OnWrite(png_structp png, png_bytep data, size_t n) {
   auto* ctx = static_cast<PngWriteContext*>(png_get_io_ptr(png));
@@ -50,7 +50,7 @@ Status EncodePng(const ImageView& image, int compression_level, std::string* out
   }
   out->clear();
   PngWriteContext ctx{out, {}};
-  png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &ctx, OnError, OnWarning);
+  png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &ctx, OnWriteError, OnWriteWarning);
   png_infop pinfo = png ? png_create_info_struct(png) : nullptr;
   if (!pinfo) {
     png_destroy_write_struct(&png, nullptr);

@@ -8,7 +8,7 @@
 namespace tfq {
 namespace {
 
-constexpr size_t kOutputChunk = size_t{256} << 10;  // compressed bytes gathered per sink Write
+constexpr size_t kCompressedWriteBytes = size_t{256} << 10;  // compressed bytes gathered per sink Write
 
 class DeflatingStream final : public OutputStream {
  public:
@@ -33,7 +33,7 @@ class DeflatingStream final : public OutputStream {
     TFQ_RETURN_IF_ERROR(error_);
     bytes_written_ += data.size();
     TFQ_RETURN_IF_ERROR(Fail(deflater_->Deflate(data, false, &output_)));
-    if (output_.size() >= kOutputChunk) return FlushOutput();
+    if (output_.size() >= kCompressedWriteBytes) return FlushOutput();
     return Status::OK();
   }
 

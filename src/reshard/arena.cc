@@ -6,17 +6,9 @@
 #include <cerrno>
 #include <cstring>
 
+#include "tfrecord/format.h"
+
 namespace tfq::reshard {
-namespace {
-
-uint64_t Load64(const char* p) {
-  uint64_t v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-
-}  // namespace
-
 Result<std::unique_ptr<RecordArena>> RecordArena::Create(uint64_t capacity) {
   capacity = capacity / 16 * 16;
   if (capacity == 0) return Status::InvalidArgument("the record arena needs some memory");
@@ -54,14 +46,14 @@ Status RecordArena::IndexNew() {
   while (indexed_end_ < data_end_) {
     if (data_end_ - indexed_end_ < kEntryHeaderSize) break;
     const char* entry = block_ + indexed_end_;
-    const uint64_t size = Load64(entry + 8);
+    const uint64_t size = tfrecord::DecodeFixed64(entry + 8);
     if (size > data_end_ - indexed_end_ - kEntryHeaderSize) break;
     if (used() + sizeof(IndexEntry) > capacity_) {
       return Status::Internal("shuffle: a bucket outgrew its memory while being indexed");
     }
     ++count_;
     index_ = reinterpret_cast<IndexEntry*>(block_ + capacity_) - count_;
-    index_[0] = {Load64(entry), indexed_end_};
+    index_[0] = {tfrecord::DecodeFixed64(entry), indexed_end_};
     indexed_end_ += kEntryHeaderSize + size;
   }
   if (indexed_end_ != data_end_) {
@@ -76,7 +68,7 @@ void RecordArena::SortByKey() {
 }
 
 std::string_view RecordArena::Entry(const IndexEntry& e) const {
-  return std::string_view(block_ + e.offset, kEntryHeaderSize + Load64(block_ + e.offset + 8));
+  return std::string_view(block_ + e.offset, kEntryHeaderSize + tfrecord::DecodeFixed64(block_ + e.offset + 8));
 }
 
 std::string_view RecordArena::Payload(const IndexEntry& e) const {

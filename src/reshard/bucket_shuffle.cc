@@ -8,7 +8,7 @@ namespace {
 
 using u128 = unsigned __int128;
 
-u128 CeilDiv(u128 a, u128 b) { return a / b + (a % b != 0); }
+u128 CeilDiv128(u128 a, u128 b) { return a / b + (a % b != 0); }
 
 }  // namespace
 
@@ -28,8 +28,8 @@ std::vector<BucketShuffle::Bucket> BucketShuffle::SplitRange(const KeyRange& ran
   count = static_cast<uint64_t>(std::min<u128>(count, range.width));
   std::vector<Bucket> buckets(count);
   for (uint64_t b = 0; b < count; ++b) {
-    const u128 begin = CeilDiv(b * range.width, count);
-    const u128 end = CeilDiv((b + 1) * range.width, count);
+    const u128 begin = CeilDiv128(b * range.width, count);
+    const u128 end = CeilDiv128((b + 1) * range.width, count);
     buckets[b].range.lo = range.lo + static_cast<uint64_t>(begin);
     buckets[b].range.width = end - begin;
   }

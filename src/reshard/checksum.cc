@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "reshard/random.h"
+#include "tfrecord/format.h"
 
 namespace tfq::reshard {
 namespace {
@@ -14,12 +15,6 @@ constexpr uint64_t kLane[4] = {0x243F6A8885A308D3, 0xB7E151628AED2A6B, 0x6A09E66
                                0xBB67AE8584CAA73B};
 constexpr uint64_t kStep[4] = {0x3C6EF372FE94F82B, 0xA54FF53A5F1D36F1, 0x9E3779B97F4A7C15,
                                0x510E527FADE682D1};
-
-inline uint64_t Load64(const char* p) {
-  uint64_t v;
-  std::memcpy(&v, p, sizeof v);  // little-endian hosts only, as the TFRecord code
-  return v;
-}
 
 inline uint64_t Rotl(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
 
@@ -45,10 +40,10 @@ uint64_t RecordHash(std::string_view record) {
   // Four independent chains over 64-byte blocks keep the multiplier busy.
   uint64_t s0 = kLane[0], s1 = kLane[1], s2 = kLane[2], s3 = kLane[3];
   while (left >= 64) {
-    s0 = Step(s0, Load64(p), Load64(p + 8), kStep[0]);
-    s1 = Step(s1, Load64(p + 16), Load64(p + 24), kStep[1]);
-    s2 = Step(s2, Load64(p + 32), Load64(p + 40), kStep[2]);
-    s3 = Step(s3, Load64(p + 48), Load64(p + 56), kStep[3]);
+    s0 = Step(s0, tfrecord::DecodeFixed64(p), tfrecord::DecodeFixed64(p + 8), kStep[0]);
+    s1 = Step(s1, tfrecord::DecodeFixed64(p + 16), tfrecord::DecodeFixed64(p + 24), kStep[1]);
+    s2 = Step(s2, tfrecord::DecodeFixed64(p + 32), tfrecord::DecodeFixed64(p + 40), kStep[2]);
+    s3 = Step(s3, tfrecord::DecodeFixed64(p + 48), tfrecord::DecodeFixed64(p + 56), kStep[3]);
     p += 64;
     left -= 64;
   }
@@ -58,14 +53,14 @@ uint64_t RecordHash(std::string_view record) {
   h = Step(h, s0, s1, kStep[0]);
   h = Step(h, s2, s3, kStep[1]);
   while (left >= 16) {
-    h = Step(h, Load64(p), Load64(p + 8), kStep[2]);
+    h = Step(h, tfrecord::DecodeFixed64(p), tfrecord::DecodeFixed64(p + 8), kStep[2]);
     p += 16;
     left -= 16;
   }
   if (left > 0) {
     char tail[16] = {};
     std::memcpy(tail, p, left);
-    h = Step(h, Load64(tail), Load64(tail + 8), kStep[3]);
+    h = Step(h, tfrecord::DecodeFixed64(tail), tfrecord::DecodeFixed64(tail + 8), kStep[3]);
   }
   return Mix64(h ^ n);  // full avalanche, so the last bytes reach every bit
 }

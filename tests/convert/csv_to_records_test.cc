@@ -23,7 +23,7 @@ struct Output {
   CsvProgress progress;
 };
 
-Output Convert(const std::map<std::string, std::string>& files, std::vector<std::string> inputs,
+Output ConvertCsv(const std::map<std::string, std::string>& files, std::vector<std::string> inputs,
                CsvToRecordsOptions options) {
   CsvOpener open = [&](const std::string& name) -> Result<std::unique_ptr<InputStream>> {
     auto it = files.find(name);
@@ -46,8 +46,8 @@ Output Convert(const std::map<std::string, std::string>& files, std::vector<std:
   return out;
 }
 
-Output Convert(const std::string& csv, CsvToRecordsOptions options) {
-  return Convert({{"t.csv", csv}}, {"t.csv"}, std::move(options));
+Output ConvertCsv(const std::string& csv, CsvToRecordsOptions options) {
+  return ConvertCsv({{"t.csv", csv}}, {"t.csv"}, std::move(options));
 }
 
 std::vector<std::string> Records(const std::string& framed) {
@@ -74,7 +74,7 @@ TEST_CASE("the bytes do not depend on thread count or chunk size") {
   const std::string csv = BigTable(3000);
   CsvToRecordsOptions o;
   o.threads = 1;
-  const Output one = Convert(csv, o);
+  const Output one = ConvertCsv(csv, o);
   REQUIRE(one.status.ok());
   CHECK(one.records == 3000);
   CHECK(one.progress.rows == 3000);
@@ -82,7 +82,7 @@ TEST_CASE("the bytes do not depend on thread count or chunk size") {
     for (size_t chunk : {size_t{64}, size_t{1000}, size_t{1} << 20}) {
       o.threads = threads;
       o.chunk_bytes = chunk;
-      const Output other = Convert(csv, o);
+      const Output other = ConvertCsv(csv, o);
       REQUIRE(other.status.ok());
       CHECK(other.framed == one.framed);
     }
@@ -111,14 +111,14 @@ TEST_CASE("rows longer than a chunk: converted one at a time, the same bytes") {
   CsvToRecordsOptions o;
   o.threads = 1;
   o.chunk_bytes = size_t{8} << 20;  // every row fits in a chunk
-  const Output whole = Convert(csv, o);
+  const Output whole = ConvertCsv(csv, o);
   REQUIRE(whole.status.ok());
   CHECK(whole.records == 3000);
   for (int threads : {1, 2, 4}) {
     for (size_t chunk : {size_t{1000}, size_t{1} << 20}) {
       o.threads = threads;
       o.chunk_bytes = chunk;
-      const Output other = Convert(csv, o);
+      const Output other = ConvertCsv(csv, o);
       REQUIRE(other.status.ok());
       CHECK(other.framed == whole.framed);
     }
@@ -136,7 +136,7 @@ TEST_CASE("the first error in input order is reported, whatever the threads") {
     CsvToRecordsOptions o;
     o.threads = threads;
     o.chunk_bytes = 200;
-    const Output out = Convert(csv, o);
+    const Output out = ConvertCsv(csv, o);
     CHECK(out.status.code() == StatusCode::kInvalidData);
     CHECK(out.status.message().find("t.csv: line ") == 0);
     CHECK(out.status.message().find("(row 1501), column 1 \"id\": \"15x0\" is not an int64") !=
@@ -149,27 +149,27 @@ TEST_CASE("schema: inference, label column, select") {
   CsvToRecordsOptions o;
   o.label_column = "y";
   o.select = {"a"};
-  const Output out = Convert("a,b,y\n1,x,0\n2,,1\n", o);
+  const Output out = ConvertCsv("a,b,y\n1,x,0\n2,,1\n", o);
   REQUIRE(out.status.ok());
   CHECK(out.schema ==
         "{\"columns\": [\n  {\"name\":\"a\",\"kind\":\"int64\"},\n"
         "  {\"name\":\"y\",\"kind\":\"int64\",\"required\":true}\n]}\n");
-  const Output missing = Convert("a,y\n1,0\n2,\n", o);
+  const Output missing = ConvertCsv("a,y\n1,0\n2,\n", o);
   CHECK(missing.status.code() == StatusCode::kInvalidData);
   CHECK(missing.status.message() == "t.csv: line 3 (row 2), column 2 \"y\": empty in a required column");
   o.label_column = "nope";
-  CHECK(Convert("a,y\n1,0\n", o).status.code() == StatusCode::kInvalidArgument);
+  CHECK(ConvertCsv("a,y\n1,0\n", o).status.code() == StatusCode::kInvalidArgument);
 }
 
 TEST_CASE("--infer-rows: N rows, or all (a second pass)") {
   const std::string csv = "v\n1\n2\n2.5\n";
   CsvToRecordsOptions o;
   o.infer_rows = 2;
-  const Output two = Convert(csv, o);
+  const Output two = ConvertCsv(csv, o);
   CHECK(two.status.code() == StatusCode::kInvalidData);
   CHECK(two.status.message() == "t.csv: line 4 (row 3), column 1 \"v\": \"2.5\" is not an int64");
   o.infer_rows = CsvToRecordsOptions::kInferAll;
-  const Output all = Convert(csv, o);
+  const Output all = ConvertCsv(csv, o);
   REQUIRE(all.status.ok());
   CHECK(all.schema.find("\"kind\":\"float\"") != std::string::npos);
   CHECK(all.records == 3);
@@ -178,11 +178,11 @@ TEST_CASE("--infer-rows: N rows, or all (a second pass)") {
 TEST_CASE("several inputs: one stream of records; the columns must agree") {
   CsvToRecordsOptions o;
   o.threads = 2;
-  const Output out = Convert({{"a.csv", "x,y\n1,2\n"}, {"b.csv", "x,y\n3,4\n5,6\n"}},
+  const Output out = ConvertCsv({{"a.csv", "x,y\n1,2\n"}, {"b.csv", "x,y\n3,4\n5,6\n"}},
                              {"a.csv", "b.csv"}, o);
   REQUIRE(out.status.ok());
   CHECK(out.records == 3);
-  const Output bad = Convert({{"a.csv", "x,y\n1,2\n"}, {"b.csv", "x,z\n3,4\n"}}, {"a.csv", "b.csv"}, o);
+  const Output bad = ConvertCsv({{"a.csv", "x,y\n1,2\n"}, {"b.csv", "x,z\n3,4\n"}}, {"a.csv", "b.csv"}, o);
   CHECK(bad.status.code() == StatusCode::kInvalidData);
   CHECK(bad.status.message().find("b.csv: line 1 (header): the columns differ") == 0);
 }
@@ -190,13 +190,13 @@ TEST_CASE("several inputs: one stream of records; the columns must agree") {
 TEST_CASE("no header: given names or column_N; empty input: no records") {
   CsvToRecordsOptions o;
   o.parse.header = false;
-  const Output out = Convert("1,a\n2,b\n", o);
+  const Output out = ConvertCsv("1,a\n2,b\n", o);
   REQUIRE(out.status.ok());
   CHECK(out.schema.find("\"column_2\"") != std::string::npos);
   CHECK(out.records == 2);
   o.column_names = {"n", "s"};
-  CHECK(Convert("1,a\n", o).schema.find("\"n\"") != std::string::npos);
-  const Output empty = Convert("", {});
+  CHECK(ConvertCsv("1,a\n", o).schema.find("\"n\"") != std::string::npos);
+  const Output empty = ConvertCsv("", {});
   CHECK(empty.status.ok());
   CHECK(empty.records == 0);
   CHECK(empty.schema == "{\"columns\": [\n]}\n");
@@ -205,7 +205,7 @@ TEST_CASE("no header: given names or column_N; empty input: no records") {
 TEST_CASE("ragged rows: skip counts them") {
   CsvToRecordsOptions o;
   o.parse.ragged = csv::RaggedPolicy::kSkip;
-  const Output out = Convert("a,b\n1,2\n3\n4,5\n", o);
+  const Output out = ConvertCsv("a,b\n1,2\n3\n4,5\n", o);
   REQUIRE(out.status.ok());
   CHECK(out.records == 2);
   CHECK(out.progress.skipped_rows == 1);
@@ -215,16 +215,16 @@ TEST_CASE("ragged rows: skip counts them") {
 TEST_CASE("limits: columns, and the chunks held while inferring") {
   CsvToRecordsOptions o;
   o.max_columns = 2;
-  const Output wide = Convert("a,b,c\n1,2,3\n", o);
+  const Output wide = ConvertCsv("a,b,c\n1,2,3\n", o);
   CHECK(wide.status.code() == StatusCode::kResourceExhausted);
   CHECK(wide.status.message().find("t.csv: line 1: 3 columns, more than the limit of 2") == 0);
   CHECK(wide.status.message().find("--max-columns") != std::string::npos);
   // A gzip bomb of newlines must not be held whole waiting for a header or for rows to infer.
   const std::string blank(size_t{65} << 20, '\n');
-  const Output no_header = Convert(blank + "v\n1\n", {});
+  const Output no_header = ConvertCsv(blank + "v\n1\n", {});
   CHECK(no_header.status.code() == StatusCode::kInvalidData);
   CHECK(no_header.status.message().find("t.csv: no header row in the first ") == 0);
-  const Output late_rows = Convert("v\n" + blank + "1\n2\n", {});
+  const Output late_rows = ConvertCsv("v\n" + blank + "1\n2\n", {});
   REQUIRE(late_rows.status.ok());
   CHECK(late_rows.records == 2);
 }

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "common/test_env.h"
 #include "common/fault_streams.h"
 #include "convert/csv_to_records.h"
 #include "convert/jsonl.h"
@@ -20,7 +21,7 @@ namespace {
 using testing::FailingInputStream;
 using testing::FailingOutputStream;
 
-bool Contains(const std::string& s, std::string_view part) { return s.find(part) != std::string::npos; }
+using ::tfq::testing::Contains;
 
 std::string JsonLines(int n) {
   std::string s;

@@ -22,7 +22,7 @@ using tfrecord::ShardName;
 
 constexpr std::string_view kDiskFull = ": disk full (No space left on device)";
 
-bool Contains(const std::string& s, std::string_view part) { return s.find(part) != std::string::npos; }
+using ::tfq::testing::Contains;
 
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

@@ -21,18 +21,10 @@
 namespace tfq {
 namespace {
 
+using testing::Serialize;
+
 using testing::FromHex;
 
-std::string Serialize(const Example& e) {
-  std::string out;
-  SerializeExample(e, &out);
-  return out;
-}
-std::string Serialize(const SequenceExample& s) {
-  std::string out;
-  SerializeSequenceExample(s, &out);
-  return out;
-}
 
 // e = pb.Example(); f = e.features.feature
 // f[""].int64_list.value.append(7)

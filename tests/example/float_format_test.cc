@@ -9,9 +9,12 @@
 #include <doctest/doctest.h>
 
 #include "example/json_forms.h"
+#include "random_examples.h"
 
 namespace tfq {
 namespace {
+
+using testing::FromBits;
 
 std::string Text(float f) {
   std::string out;
@@ -19,11 +22,6 @@ std::string Text(float f) {
   return out;
 }
 
-float FromBits(uint32_t bits) {
-  float f;
-  std::memcpy(&f, &bits, 4);
-  return f;
-}
 
 TEST_CASE("shortest round-trip text, as protobuf's Python JSON printer chooses it") {
   CHECK(Text(0.1f) == "0.1");

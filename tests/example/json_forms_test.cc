@@ -17,19 +17,12 @@
 namespace tfq {
 namespace {
 
+using testing::Serialize;
+using testing::FlatImage;
+
 constexpr float kInf = std::numeric_limits<float>::infinity();
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 
-std::string Serialize(const Example& e) {
-  std::string out;
-  SerializeExample(e, &out);
-  return out;
-}
-std::string Serialize(const SequenceExample& s) {
-  std::string out;
-  SerializeSequenceExample(s, &out);
-  return out;
-}
 
 std::string ToJson(const Example& e, JsonForm form) {
   const std::string bytes = Serialize(e);
@@ -183,13 +176,6 @@ void SortEntries(Map* map) {
 bool SameBits(const Example& a, const Example& b) { return Serialize(a) == Serialize(b); }
 bool SameBits(const SequenceExample& a, const SequenceExample& b) { return Serialize(a) == Serialize(b); }
 
-// What the flat form keeps of a Feature (docs/json-forms.md, "What flat loses").
-// The one loss left: a Feature with no kind prints [] and reads back as an empty bytes list.
-// (Empty int64/float lists and float lists of only non-finite values print as typed lists.)
-Feature FlatImage(const Feature& f) {
-  if (f.kind == FeatureKind::kNone) return Feature::Bytes({});
-  return f;
-}
 
 TEST_CASE("proto-json round trips exactly: write -> parse -> equal") {
   testing::RandomExamples random(1234, {.nan = true, .utf8_keys = true});

@@ -10,15 +10,13 @@
 #include <doctest/doctest.h>
 
 #include "example/json_forms.h"
+#include "random_examples.h"
 
 namespace tfq {
 namespace {
 
-float FromBits(uint32_t bits) {
-  float f;
-  std::memcpy(&f, &bits, 4);
-  return f;
-}
+using testing::FromBits;
+
 
 Example ReadExample(const char* json) {
   Example e;

@@ -1,5 +1,6 @@
 // Seeded random Examples and SequenceExamples for round-trip tests: every kind, empty lists,
-// kind-less Features, int64 extremes, float specials, non-UTF-8 and unicode bytes, empty keys.
+// kind-less Features, int64 extremes, float specials, non-UTF-8 and unicode bytes, empty keys;
+// and the helpers the round-trip tests share.
 #ifndef TFQ_TESTS_EXAMPLE_RANDOM_EXAMPLES_H_
 #define TFQ_TESTS_EXAMPLE_RANDOM_EXAMPLES_H_
 
@@ -155,6 +156,32 @@ class RandomExamples {
   std::mt19937_64 rng_;
   Options options_;
 };
+
+inline std::string Serialize(const Example& e) {
+  std::string out;
+  SerializeExample(e, &out);
+  return out;
+}
+inline std::string Serialize(const SequenceExample& s) {
+  std::string out;
+  SerializeSequenceExample(s, &out);
+  return out;
+}
+
+inline float FromBits(uint32_t bits) {
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+
+// What the flat JSON form keeps of a Feature (docs/json-forms.md, "What flat loses"): all of it,
+// except that a Feature with no kind prints [] and reads back as an empty bytes list. (Empty int64
+// and float lists, and float lists of only non-finite values, print as typed lists,
+// {"int64":[]}, {"float":["NaN"]}, and come back.)
+inline Feature FlatImage(const Feature& f) {
+  if (f.kind == FeatureKind::kNone) return Feature::Bytes({});
+  return f;
+}
 
 }  // namespace tfq::testing
 

@@ -22,6 +22,8 @@
 namespace tfq {
 namespace {
 
+using testing::FlatImage;
+
 constexpr int kCases = 1000;
 
 std::string Encode(const Example& e) {
@@ -35,13 +37,6 @@ std::string Encode(const SequenceExample& s) {
   return out;
 }
 
-// What the flat form keeps of a Feature: all of it, except that a Feature with no kind prints
-// [] and reads back as an empty bytes list. (Empty int64 and float lists, and float lists of only
-// non-finite values, print as typed lists, {"int64":[]}, {"float":["NaN"]}, and come back.)
-Feature FlatImage(const Feature& f) {
-  if (f.kind == FeatureKind::kNone) return Feature::Bytes({});
-  return f;
-}
 
 // The bytes an Example reads back as after a trip through `form`.
 std::string ExpectedAfterJson(Example e, JsonForm form) {

@@ -185,7 +185,7 @@ TEST_CASE("gray input, gray output, CMYK and YCCK input") {
 }
 
 // A 40x20 image, left half red and right half blue, stored with an EXIF orientation.
-std::string Oriented(int orientation) {
+std::string OrientedJpeg(int orientation) {
   Image img = MakePattern(40, 20, 3, [](int x, int, int c) { return (x < 20) == (c == 0) ? 255 : 0; });
   return WithExifOrientation(EncodeJpeg(img, 95, TJSAMP_444), orientation);
 }
@@ -194,11 +194,11 @@ TEST_CASE("EXIF orientation is applied only with auto_orient") {
   ConvertOptions o;
   o.format = OutputFormat::kRaw;
   o.resize = {ResizeMode::kMaxSide, 0, 0, 20, false};
-  ConvertedImage out = Convert(Oriented(6), o);
+  ConvertedImage out = Convert(OrientedJpeg(6), o);
   CHECK(out.width == 20);  // as stored
   CHECK(out.height == 10);
   o.auto_orient = true;
-  out = Convert(Oriented(6), o);
+  out = Convert(OrientedJpeg(6), o);
   REQUIRE(out.width == 10);  // rotated 90 clockwise: stored left (red) becomes the top
   REQUIRE(out.height == 20);
   auto px = [&](int x, int y, int c) {
@@ -206,16 +206,16 @@ TEST_CASE("EXIF orientation is applied only with auto_orient") {
   };
   CHECK(px(5, 2, 0) > 200);
   CHECK(px(5, 17, 2) > 200);
-  out = Convert(Oriented(8), o);  // counter-clockwise: red at the bottom
+  out = Convert(OrientedJpeg(8), o);  // counter-clockwise: red at the bottom
   CHECK(px(5, 17, 0) > 200);
-  out = Convert(Oriented(2), o);  // mirrored: red on the right
+  out = Convert(OrientedJpeg(2), o);  // mirrored: red on the right
   CHECK(out.width == 20);
   CHECK(px(17, 5, 0) > 200);
   // JPEG output (planar path), a crop, and --size given in displayed orientation.
   ConvertOptions j = Size(16, 30);
   j.auto_orient = true;
   j.resize.crop_center = true;
-  out = Convert(Oriented(6), j);
+  out = Convert(OrientedJpeg(6), j);
   CHECK(out.width == 16);
   CHECK(out.height == 30);
   Image dec = DecodeJpegForTest(out.bytes, 3);

@@ -26,10 +26,7 @@ namespace {
 using testing::MakeTempDir;
 using testing::WriteFileOrDie;
 
-bool Exists(const std::string& path) {
-  struct stat st;
-  return stat(path.c_str(), &st) == 0;
-}
+using ::tfq::testing::PathExists;
 
 // Runs `body` in a child process and returns its wait status. The child leaves with _exit, never
 // through the test framework.
@@ -60,9 +57,9 @@ TEST_CASE("an interrupt unlinks registered paths and the process dies of the sig
     });
     CHECK(WIFSIGNALED(status));
     CHECK(WTERMSIG(status) == sig);
-    CHECK_FALSE(Exists(dir + "/a"));
-    CHECK_FALSE(Exists(dir + "/b"));
-    CHECK(Exists(dir + "/kept"));
+    CHECK_FALSE(PathExists(dir + "/a"));
+    CHECK_FALSE(PathExists(dir + "/b"));
+    CHECK(PathExists(dir + "/kept"));
   }
 }
 
@@ -86,15 +83,15 @@ TEST_CASE("a signal that lands on another thread is handled on the installing th
     });
     worker.join();
     // Handled on the worker, the signal would have ended the process before this point.
-    if (!Exists(dir + "/a")) return 2;
+    if (!PathExists(dir + "/a")) return 2;
     if (FILE* f = fopen((dir + "/main-went-on").c_str(), "w")) fclose(f);
     pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
     return 0;  // survived: a failure
   });
   CHECK(WIFSIGNALED(status));
   CHECK(WTERMSIG(status) == SIGTERM);
-  CHECK(Exists(dir + "/main-went-on"));
-  CHECK_FALSE(Exists(dir + "/a"));
+  CHECK(PathExists(dir + "/main-went-on"));
+  CHECK_FALSE(PathExists(dir + "/a"));
 }
 
 TEST_CASE("an interrupted output leaves neither its temporary nor its final file") {
@@ -123,7 +120,7 @@ TEST_CASE("a signal ignored at startup stays ignored") {
   });
   CHECK(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) == 0);
-  CHECK(Exists(dir + "/a"));
+  CHECK(PathExists(dir + "/a"));
 }
 
 TEST_CASE("SIGPIPE is ignored so that a closed pipe becomes an error") {

@@ -21,7 +21,7 @@ using testing::FailingOutputStream;
 using testing::FileSizeLimit;
 using testing::MakeTempDir;
 
-bool Contains(const std::string& s, std::string_view part) { return s.find(part) != std::string::npos; }
+using ::tfq::testing::Contains;
 
 TEST_CASE("/dev/full: a real ENOSPC says disk full and names the output") {
   auto out = CreateOutputFile("/dev/full");

@@ -20,10 +20,7 @@ using testing::ReadFileOrDie;
 using testing::TestBytes;
 using testing::WriteFileOrDie;
 
-bool Exists(const std::string& path) {
-  struct stat st;
-  return lstat(path.c_str(), &st) == 0;
-}
+using ::tfq::testing::PathExists;
 
 std::string TempNameFor(const std::string& dir, const std::string& base) {
   return dir + "/.tfq-partial." + base + "." + std::to_string(getpid());
@@ -52,8 +49,8 @@ TEST_CASE("an output file appears under its name only when closed") {
   REQUIRE(out->Write("hello ").ok());
   REQUIRE(out->Write("world").ok());
   CHECK(out->bytes_written() == 11);
-  CHECK_FALSE(Exists(path));
-  CHECK(Exists(TempNameFor(dir, "out.tfrecord")));
+  CHECK_FALSE(PathExists(path));
+  CHECK(PathExists(TempNameFor(dir, "out.tfrecord")));
   REQUIRE(out->Close().ok());
   CHECK(ReadFileOrDie(path) == "hello world");
   CHECK(ListDir(dir) == std::vector<std::string>{"out.tfrecord"});
@@ -100,7 +97,7 @@ TEST_CASE("a relative output path gets its temporary in the current directory") 
   auto cwd = std::filesystem::current_path();
   std::filesystem::current_path(dir);
   auto r = CreateOutputFile("rel.out");
-  bool temp_seen = Exists(".tfq-partial.rel.out." + std::to_string(getpid()));
+  bool temp_seen = PathExists(".tfq-partial.rel.out." + std::to_string(getpid()));
   Status closed = r.ok() ? r.value()->Close() : r.status();
   std::filesystem::current_path(cwd);
   CHECK(temp_seen);
@@ -158,13 +155,13 @@ TEST_CASE("a failed rename fails Close cleanly and removes the temporary") {
   Status s = out->Close();
   CHECK(s.code() == StatusCode::kIoError);
   CHECK(s.message().find(path + ": cannot rename the finished temporary file ") == 0);
-  CHECK_FALSE(Exists(TempNameFor(dir, "out")));
+  CHECK_FALSE(PathExists(TempNameFor(dir, "out")));
   out.reset();
   CHECK(ListDir(dir) == std::vector<std::string>{"out"});
 }
 
 TEST_CASE("a full disk is reported in plain words naming the output") {
-  if (!Exists("/dev/full")) return;
+  if (!PathExists("/dev/full")) return;
   auto out = CreateOrDie("/dev/full");  // a device: written directly, every write is ENOSPC
   Status s = out->Write(TestBytes(3 << 20));
   if (s.ok()) s = out->Close();

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <tuple>
 
+#include "common/test_env.h"
 #include "pipeline_test_util.h"
 
 namespace tfq::pipeline {
@@ -15,9 +16,7 @@ using testing::Id;
 using testing::OpenPipeline;
 using testing::WriteExampleFiles;
 
-bool Contains(const std::string& haystack, const std::string& needle) {
-  return haystack.find(needle) != std::string::npos;
-}
+using ::tfq::testing::Contains;
 
 PipelineOptions ExampleOptions(const std::vector<std::string>& paths, size_t batch_size) {
   PipelineOptions o;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <set>
 
+#include "common/test_env.h"
 #include "pipeline_test_util.h"
 
 namespace tfq::pipeline {
@@ -18,9 +19,7 @@ using testing::OpenStream;
 using testing::ReferenceInterleave;
 using testing::WriteRawFiles;
 
-bool Contains(const std::string& haystack, const std::string& needle) {
-  return haystack.find(needle) != std::string::npos;
-}
+using ::tfq::testing::Contains;
 
 // Raw payloads "fF-rR" are 5 bytes for single-digit F and R: 21 framed bytes per record.
 constexpr uint64_t kFramed = 5 + 16;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "common/test_env.h"
 #include "common/fault_streams.h"
 #include "reshard/shard.h"
 #include "reshard/shard_set.h"
@@ -26,7 +27,7 @@ using tfq::testing::FileSizeLimit;
 
 constexpr uint64_t kLimit = 256 << 10;
 
-bool Contains(const std::string& s, std::string_view part) { return s.find(part) != std::string::npos; }
+using ::tfq::testing::Contains;
 
 // Inputs of `records` KB in `dir` (written before any limit is set); outputs go to `dir`/out.
 struct Fixture {

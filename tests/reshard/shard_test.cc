@@ -22,10 +22,10 @@ using testing::Recs;
 using testing::WriteRecords;
 
 // Two inputs holding records 0..9 and 10..16.
-struct Fixture {
+struct ShardFixture {
   std::string dir = testing::MakeTempDir();
   std::vector<std::string> inputs = {dir + "/in-a", dir + "/in-b"};
-  Fixture() {
+  ShardFixture() {
     WriteRecords(inputs[0], Recs(0, 10));
     WriteRecords(inputs[1], Recs(10, 17));
   }
@@ -46,7 +46,7 @@ std::vector<std::string> Pick(const std::vector<int>& ids) {
 }
 
 TEST_CASE("round-robin: record j goes to shard j % N, in order") {
-  Fixture f;
+  ShardFixture f;
   ShardOptions o = f.Options();
   o.shards = 3;
   RunSummary summary;
@@ -64,7 +64,7 @@ TEST_CASE("round-robin: record j goes to shard j % N, in order") {
 }
 
 TEST_CASE("contiguous --shards N: consecutive runs differing by at most one record") {
-  Fixture f;
+  ShardFixture f;
   ShardOptions o = f.Options();
   o.shards = 3;
   o.contiguous = true;
@@ -76,7 +76,7 @@ TEST_CASE("contiguous --shards N: consecutive runs differing by at most one reco
 }
 
 TEST_CASE("--records-per-shard, contiguous and round-robin") {
-  Fixture f;
+  ShardFixture f;
   ShardOptions o = f.Options();
   o.records_per_shard = 5;
   o.contiguous = true;
@@ -85,7 +85,7 @@ TEST_CASE("--records-per-shard, contiguous and round-robin") {
   CHECK(f.Shard(0, 4) == Recs(0, 5));
   CHECK(f.Shard(3, 4) == Recs(15, 17));
 
-  Fixture g;
+  ShardFixture g;
   o = g.Options();
   o.records_per_shard = 5;  // ceil(17 / 5) = 4 shards, dealt round-robin
   REQUIRE(RunShard(g.inputs, o, &summary).ok());
@@ -94,7 +94,7 @@ TEST_CASE("--records-per-shard, contiguous and round-robin") {
 }
 
 TEST_CASE("--shard-size: contiguous fills up to the size, round-robin divides the total") {
-  Fixture f;
+  ShardFixture f;
   ShardOptions o = f.Options();
   // Records "rec-0".."rec-9" frame to 21 bytes, "rec-10".. to 22: 50 bytes hold two records.
   o.shard_bytes = 50;
@@ -107,7 +107,7 @@ TEST_CASE("--shard-size: contiguous fills up to the size, round-robin divides th
   CHECK(f.Shard(8, 9, ".tfrecord") == Recs(16, 17));
   for (const auto& s : summary.shards) CHECK(s.bytes <= 50);
 
-  Fixture g;
+  ShardFixture g;
   o = g.Options();
   o.shard_bytes = 100;  // 17 records, 364 framed bytes: ceil(364 / 100) = 4 shards
   REQUIRE(RunShard(g.inputs, o, &summary).ok());
@@ -115,7 +115,7 @@ TEST_CASE("--shard-size: contiguous fills up to the size, round-robin divides th
   CHECK(g.Shard(1, 4) == Pick({1, 5, 9, 13}));
 
   // A record larger than the size gets a shard of its own.
-  Fixture h;
+  ShardFixture h;
   WriteRecords(h.inputs[1], {Rec(10, 500), Rec(11)});
   o = h.Options();
   o.shard_bytes = 50;
@@ -126,7 +126,7 @@ TEST_CASE("--shard-size: contiguous fills up to the size, round-robin divides th
 }
 
 TEST_CASE("--index i --num-shards n writes exactly tf.data's shard i") {
-  Fixture f;
+  ShardFixture f;
   ShardOptions o = f.Options();
   o.single = true;
   o.index = 1;
@@ -141,7 +141,7 @@ TEST_CASE("--index i --num-shards n writes exactly tf.data's shard i") {
 }
 
 TEST_CASE("compression in and out are independent") {
-  Fixture f;
+  ShardFixture f;
   ShardOptions o = f.Options();
   o.shards = 2;
   o.output.compression = Compression::kGzip;
@@ -221,7 +221,7 @@ TEST_CASE("empty inputs still produce the shards") {
 }
 
 TEST_CASE("corrupt input: an error naming the place, and no output at all") {
-  Fixture f;
+  ShardFixture f;
   std::string bytes = testing::ReadFileOrDie(f.inputs[1]);
   bytes[tfrecord::kHeaderSize + 25] ^= 1;  // a payload byte of the second record
   testing::WriteFileOrDie(f.inputs[1], bytes);

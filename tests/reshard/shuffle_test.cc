@@ -19,10 +19,10 @@ using testing::ReadRecords;
 using testing::Recs;
 using testing::WriteRecords;
 
-struct Fixture {
+struct ShuffleFixture {
   std::string dir = testing::MakeTempDir();
   std::vector<std::string> inputs = {dir + "/in-a", dir + "/in-b", dir + "/in-c"};
-  explicit Fixture(size_t size = 0) {
+  explicit ShuffleFixture(size_t size = 0) {
     WriteRecords(inputs[0], Recs(0, 300, size));
     WriteRecords(inputs[1], Recs(300, 301, size));
     WriteRecords(inputs[2], Recs(301, 1000, size));
@@ -48,7 +48,7 @@ struct Fixture {
 };
 
 TEST_CASE("a shuffled permutation of all inputs, cut into near-equal shards") {
-  Fixture f;
+  ShuffleFixture f;
   ShuffleOptions o = f.Options("out", 1);
   o.shards = 3;
   RunSummary summary;
@@ -67,7 +67,7 @@ TEST_CASE("a shuffled permutation of all inputs, cut into near-equal shards") {
 }
 
 TEST_CASE("the same bytes out in memory, through buckets, by re-reading and by re-scanning") {
-  Fixture big(40000);  // 1000 records of 40 KB: twice the 20 MiB arena of the smallest --memory
+  ShuffleFixture big(40000);  // 1000 records of 40 KB: twice the 20 MiB arena of the smallest --memory
   ShuffleOptions roomy = big.Options("roomy", 7);
   roomy.memory = 256 << 20;
   ShuffleOptions buckets = big.Options("buckets", 7);
@@ -135,7 +135,7 @@ TEST_CASE("auto re-scans what the page cache holds, re-reads large records beyon
 }
 
 TEST_CASE("small records and compressed inputs go through buckets; re-reading can be forced") {
-  Fixture f(100);
+  ShuffleFixture f(100);
   ShuffleOptions o = f.Options("small", 3);
   o.memory = kMinShuffleMemory;
   RunSummary summary;
@@ -153,13 +153,13 @@ TEST_CASE("small records and compressed inputs go through buckets; re-reading ca
 }
 
 TEST_CASE("different seeds differ, equal seeds agree") {
-  Fixture f;
+  ShuffleFixture f;
   CHECK(f.Run(f.Options("seed8", 8)) != f.Run(f.Options("seed7", 7)));
   CHECK(f.Run(f.Options("again", 7)) == f.Run(f.Options("seed7b", 7)));
 }
 
 TEST_CASE("the window shuffle: a permutation, local, first output uniform over the window") {
-  Fixture f;
+  ShuffleFixture f;
   ShuffleOptions o = f.Options("w", 3);
   o.window = 50;
   o.shards = 2;

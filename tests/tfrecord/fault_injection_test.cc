@@ -19,7 +19,7 @@ using tfq::testing::FailingOutputStream;
 
 constexpr std::string_view kDiskFull = ": disk full (No space left on device)";
 
-bool Contains(const std::string& s, std::string_view part) { return s.find(part) != std::string::npos; }
+using ::tfq::testing::Contains;
 
 TEST_CASE("RecordWriter passes a full disk up unchanged and stops counting") {
   FailingOutputStream out("out.tfrecord", 100);

@@ -1,5 +1,6 @@
 // One test per reading outcome of docs/tfrecord-format.md, each made by editing the bytes of a
 // good stream (LevelDB's log_test idea).
+#include "common/test_env.h"
 #include "tfrecord/record_reader.h"
 
 #include <doctest/doctest.h>
@@ -20,9 +21,7 @@ using testing::ReaderOver;
 
 const std::vector<std::string> kRecords = {"first", "", std::string(1000, 'x'), "last"};
 
-bool Contains(const std::string& haystack, const std::string& needle) {
-  return haystack.find(needle) != std::string::npos;
-}
+using ::tfq::testing::Contains;
 
 }  // namespace
 
