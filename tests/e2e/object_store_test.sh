@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # s3://, gs:// and http:// end to end against real servers on 127.0.0.1: s3rver (npm) for s3://
-# and gs:// (GCS's S3-compatible API with HMAC keys; s3rver 3.7 checks the access key id of a
-# SigV4 request but not its signature, which tests/io/sigv4_test.cc pins to AWS's vectors), and
+# and gs:// (GCS's S3-compatible API with HMAC keys) behind sigv4_proxy.py, which checks every
+# request's SigV4 signature as S3 does (s3rver 3.7 checks only the access key id), and
 # range_server.py for plain ranged GETs with injected faults. Every command's output equals the
 # same run on local files, byte for byte; retries recover; errors name the URL; nothing
 # half-written appears. Skips (77) without node or s3rver: scripts/install-deps.sh --test
@@ -27,19 +27,22 @@ mkdir -p "$WORK/s3data" "$WORK/www"
 "$s3rver" -d "$WORK/s3data" -a 127.0.0.1 -p "$port" --no-vhost-buckets --configure-bucket bkt \
   >"$WORK/s3rver.log" 2>&1 &
 pids+=($!)
+/usr/bin/python3 "$TFQ_SOURCE_DIR/tests/e2e/sigv4_proxy.py" "$port" "$WORK/s3.port" S3RVER:S3RVER &
+pids+=($!)
 /usr/bin/python3 "$TFQ_SOURCE_DIR/tests/e2e/range_server.py" "$WORK/www" "$WORK/http.port" &
 pids+=($!)
 for _ in $(seq 100); do
-  grep -q "listening" "$WORK/s3rver.log" 2>/dev/null && [[ -s "$WORK/http.port" ]] && break
+  grep -q "listening" "$WORK/s3rver.log" 2>/dev/null && [[ -s "$WORK/http.port" && -s "$WORK/s3.port" ]] && break
   sleep 0.1
 done
 grep -q "listening" "$WORK/s3rver.log" || die "s3rver did not start: $(cat "$WORK/s3rver.log")"
 [[ -s "$WORK/http.port" ]] || die "range_server.py did not start"
+[[ -s "$WORK/s3.port" ]] || die "sigv4_proxy.py did not start"
 web="http://127.0.0.1:$(cat "$WORK/http.port")"
 
 export HOME="$WORK"  # no ~/.aws of the machine's
 export AWS_ACCESS_KEY_ID=S3RVER AWS_SECRET_ACCESS_KEY=S3RVER AWS_REGION=us-east-1
-export AWS_ENDPOINT_URL="http://127.0.0.1:$port"
+export AWS_ENDPOINT_URL="http://127.0.0.1:$(cat "$WORK/s3.port")"  # the proxy that checks signatures
 export TFQ_HTTP_RETRY_BASE_SECONDS=0.01
 # Small blocks and parts, so that a few MB make several reads in flight and a multipart upload.
 export TFQ_OBJECT_READ_BLOCK_MIB=1 TFQ_UPLOAD_PART_MIB=5
@@ -110,6 +113,15 @@ expect_stderr_contains "s3://bkt/d/train-00000-of-00002.tfrecord: access denied 
 expect_stderr_contains "with environment variables AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY"
 checks=$((checks + 1)); grep -q "wrong-secret-123" err && fail "the secret was printed"
 expect_stdout ""
+# The right key id with a wrong secret: the signature does not match.
+expect_exit 1 env AWS_SECRET_ACCESS_KEY=wrong-secret-123 "$TFQ" inspect --count s3://bkt/d/train-00000-of-00002.tfrecord
+expect_stderr_contains "s3://bkt/d/train-00000-of-00002.tfrecord: access denied reading (HTTP 403 SignatureDoesNotMatch"
+expect_stderr_contains "with environment variables AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY"
+checks=$((checks + 1)); grep -q "wrong-secret-123" err && fail "the secret was printed"
+expect_exit 1 env GS_ENDPOINT_URL="$AWS_ENDPOINT_URL" GS_ACCESS_KEY_ID=S3RVER GS_SECRET_ACCESS_KEY=wrong-secret-123 \
+  "$TFQ" inspect --count 'gs://bkt/d/train-*'
+expect_stderr_contains "gs://bkt/d/train-: access denied listing (HTTP 403 SignatureDoesNotMatch"
+expect_stderr_contains "HMAC keys in GS_ACCESS_KEY_ID/GS_SECRET_ACCESS_KEY"
 printf '[dev]\naws_access_key_id = S3RVER\naws_secret_access_key = S3RVER\n' > creds
 expect_exit 0 env -u AWS_ACCESS_KEY_ID -u AWS_SECRET_ACCESS_KEY AWS_SHARED_CREDENTIALS_FILE=creds AWS_PROFILE=dev \
   "$TFQ" inspect --count s3://bkt/d/train-00000-of-00002.tfrecord
@@ -168,6 +180,11 @@ expect_exit 1 env TFQ_HTTP_RETRIES=0 TFQ_HTTP_STALL_SECONDS=1 "$TFQ" inspect --c
 expect_stderr_contains "$web/fault/stall/0/$big: "
 expect_exit 1 "$TFQ" inspect --count "$web/fault/norange/0/$big"
 expect_stderr_contains "ignored the Range header"
+# Every s3:// and gs:// request above went through the signature check; only the ones sent with
+# wrong keys (and their GETs of one byte for the message) were refused.
+run curl -s "$AWS_ENDPOINT_URL/_stats"
+checks=$((checks + 1)); read -r requests rejected < out
+(( requests > 100 && rejected >= 3 && rejected <= 8 )) || fail "sigv4_proxy.py saw $requests requests, refused $rejected"
 expect_exit 1 "$TFQ" inspect --count "$web/none.tfrecord"
 expect_stderr_contains "$web/none.tfrecord: no such object (HTTP 404)"
 
