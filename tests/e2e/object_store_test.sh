@@ -29,16 +29,22 @@ mkdir -p "$WORK/s3data" "$WORK/www"
 pids+=($!)
 /usr/bin/python3 "$TFQ_SOURCE_DIR/tests/e2e/sigv4_proxy.py" "$port" "$WORK/s3.port" S3RVER:S3RVER &
 pids+=($!)
-/usr/bin/python3 "$TFQ_SOURCE_DIR/tests/e2e/range_server.py" "$WORK/www" "$WORK/http.port" &
+# A self-signed certificate for 127.0.0.1, made now: range_server.py serves https with it too.
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 -subj /CN=127.0.0.1 \
+  -addext subjectAltName=IP:127.0.0.1 -keyout "$WORK/tls.key" -out "$WORK/tls.crt" 2>/dev/null ||
+  die "openssl req could not make a certificate"
+/usr/bin/python3 "$TFQ_SOURCE_DIR/tests/e2e/range_server.py" "$WORK/www" "$WORK/http.port" \
+  "$WORK/tls.crt" "$WORK/tls.key" "$WORK/https.port" &
 pids+=($!)
 for _ in $(seq 100); do
-  grep -q "listening" "$WORK/s3rver.log" 2>/dev/null && [[ -s "$WORK/http.port" && -s "$WORK/s3.port" ]] && break
+  grep -q "listening" "$WORK/s3rver.log" 2>/dev/null && [[ -s "$WORK/http.port" && -s "$WORK/https.port" && -s "$WORK/s3.port" ]] && break
   sleep 0.1
 done
 grep -q "listening" "$WORK/s3rver.log" || die "s3rver did not start: $(cat "$WORK/s3rver.log")"
 [[ -s "$WORK/http.port" ]] || die "range_server.py did not start"
 [[ -s "$WORK/s3.port" ]] || die "sigv4_proxy.py did not start"
 web="http://127.0.0.1:$(cat "$WORK/http.port")"
+tls="https://127.0.0.1:$(cat "$WORK/https.port")"
 
 export HOME="$WORK"  # no ~/.aws of the machine's
 export AWS_ACCESS_KEY_ID=S3RVER AWS_SECRET_ACCESS_KEY=S3RVER AWS_REGION=us-east-1
@@ -185,6 +191,17 @@ expect_stderr_contains "ignored the Range header"
 run curl -s "$AWS_ENDPOINT_URL/_stats"
 checks=$((checks + 1)); read -r requests rejected < out
 (( requests > 100 && rejected >= 3 && rejected <= 8 )) || fail "sigv4_proxy.py saw $requests requests, refused $rejected"
+# https:// with the test's own certificate, trusted through the variables curl's users set.
+"$TFQ" inspect --count local/$big > local.out
+expect_exit 0 env CURL_CA_BUNDLE="$WORK/tls.crt" "$TFQ" inspect --count "$tls/$big"
+same_bytes out local.out
+expect_exit 0 env -u CURL_CA_BUNDLE SSL_CERT_FILE="$WORK/tls.crt" "$TFQ" inspect --verify --json "$tls/fault/503/1/$big"
+expect_stdout_contains '"records":6000'
+expect_exit 1 env -u CURL_CA_BUNDLE -u SSL_CERT_FILE -u SSL_CERT_DIR "$TFQ" inspect --count "$tls/$big"
+expect_stderr_contains "$tls/$big: the server's TLS certificate is not trusted ("
+expect_stderr_contains "set CURL_CA_BUNDLE to a PEM file of the certificates to trust"
+expect_exit 1 env CURL_CA_BUNDLE="$WORK/none.crt" "$TFQ" inspect --count "$tls/$big"
+expect_stderr_contains "$tls/$big: cannot use the CA certificates of CURL_CA_BUNDLE=$WORK/none.crt"
 expect_exit 1 "$TFQ" inspect --count "$web/none.tfrecord"
 expect_stderr_contains "$web/none.tfrecord: no such object (HTTP 404)"
 
