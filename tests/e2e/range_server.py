@@ -14,7 +14,8 @@ requests to that URL fail (N=0: every request), by KIND:
   truncate  the headers of the whole answer, then half its body, then close
   stall     the headers, then nothing for 60 s
   norange   a 200 with the whole file, ignoring Range
-GET /count/KIND/N/NAME answers how many requests that fault URL has seen.
+GET /count/KIND/N/NAME answers how many requests that fault URL has seen; GET /bytes, how many
+body bytes of files were sent so far.
 RANGE_SERVER_MBPS=R in the environment caps each response at R MB/s, as an object store caps
 each connection (scripts/bench-object-store.sh).
 """
@@ -29,6 +30,7 @@ import time
 ROOT = sys.argv[1]
 RATE = float(os.environ.get("RANGE_SERVER_MBPS", "0")) * 1e6
 seen = {}
+sent = [0]  # body bytes of files, for /bytes
 lock = threading.Lock()
 
 
@@ -51,6 +53,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             with lock:
                 n = seen.get("/fault/%s/%s/%s" % m.groups(), 0)
             return self.answer(200, str(n).encode(), head)
+        if path == "/bytes":
+            with lock:
+                return self.answer(200, str(sent[0]).encode(), head)
         kind = None
         m = re.match(r"^/fault/([a-z0-9]+)/(\d+)/(.+)$", path)
         if m:
@@ -87,6 +92,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.end_headers()
         if head:
             return
+        with lock:
+            sent[0] += len(body)
         if kind == "truncate":
             self.wfile.write(body[: len(body) // 2])
             self.wfile.flush()
