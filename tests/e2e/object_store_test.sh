@@ -27,7 +27,12 @@ mkdir -p "$WORK/s3data" "$WORK/www"
 "$s3rver" -d "$WORK/s3data" -a 127.0.0.1 -p "$port" --no-vhost-buckets --configure-bucket bkt \
   >"$WORK/s3rver.log" 2>&1 &
 pids+=($!)
-/usr/bin/python3 "$TFQ_SOURCE_DIR/tests/e2e/sigv4_proxy.py" "$port" "$WORK/s3.port" S3RVER:S3RVER &
+# A service-account key made now; the proxy's token endpoint checks JWTs with its public half.
+openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$WORK/sa.pem" 2>/dev/null &&
+  openssl pkey -in "$WORK/sa.pem" -pubout -out "$WORK/sa.pub" || die "openssl genpkey failed"
+gcs_token=ya29.test-token-$RANDOM
+/usr/bin/python3 "$TFQ_SOURCE_DIR/tests/e2e/sigv4_proxy.py" "$port" "$WORK/s3.port" S3RVER:S3RVER \
+  "$gcs_token" "$WORK/sa.pub" &
 pids+=($!)
 # A self-signed certificate for 127.0.0.1, made now: range_server.py serves https with it too.
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 -subj /CN=127.0.0.1 \
@@ -112,6 +117,32 @@ expect_exit 0 env GS_ENDPOINT_URL="$AWS_ENDPOINT_URL" GS_ACCESS_KEY_ID=S3RVER GS
   "$TFQ" inspect --count 'gs://bkt/d/train-*'
 expect_stdout "$("$TFQ" inspect --count 'local/train-*')"
 
+# gs:// with a service-account key file: one token exchange (a JWT signed RS256), then that
+# token as the bearer of every request (the proxy refuses any other).
+/usr/bin/python3 -c '
+import json, sys
+json.dump({"type": "service_account", "client_email": "tfq-test@example.iam.gserviceaccount.com",
+           "private_key": open(sys.argv[1]).read(), "token_uri": sys.argv[2] + "/_token"}, open(sys.argv[3], "w"))
+' "$WORK/sa.pem" "$AWS_ENDPOINT_URL" sa.json
+gcs_env=(env -u GS_ACCESS_KEY_ID -u GS_SECRET_ACCESS_KEY -u GOOGLE_OAUTH_ACCESS_TOKEN GS_ENDPOINT_URL="$AWS_ENDPOINT_URL")
+expect_exit 0 "${gcs_env[@]}" GOOGLE_APPLICATION_CREDENTIALS=sa.json "$TFQ" inspect --count 'gs://bkt/d/train-*'
+expect_stdout "$("$TFQ" inspect --count 'local/train-*')"
+run curl -s "$AWS_ENDPOINT_URL/_stats"
+checks=$((checks + 1)); [[ "$(cut -d' ' -f3 out)" == 1 ]] || fail "token exchanges: $(cat out), expected 1"
+expect_exit 1 "${gcs_env[@]}" GOOGLE_OAUTH_ACCESS_TOKEN=ya29.stale "$TFQ" inspect --count gs://bkt/d/train-00000-of-00002.tfrecord
+expect_stderr_contains "access denied reading (HTTP 403 AccessDenied"
+expect_stderr_contains "with environment variable GOOGLE_OAUTH_ACCESS_TOKEN"
+openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:1024 -out other.pem 2>/dev/null
+/usr/bin/python3 -c '
+import json, sys
+key = json.load(open("sa.json")); key["private_key"] = open("other.pem").read(); json.dump(key, open("other.json", "w"))'
+expect_exit 1 "${gcs_env[@]}" GOOGLE_APPLICATION_CREDENTIALS=other.json "$TFQ" inspect --count gs://bkt/d/train-00000-of-00002.tfrecord
+expect_stderr_contains "GOOGLE_APPLICATION_CREDENTIALS=other.json: exchanging the key for an access token at $AWS_ENDPOINT_URL/_token failed (HTTP 400 invalid_grant: the signature does not verify)"
+checks=$((checks + 1)); grep -q "BEGIN\|$gcs_token" err && fail "a key or token was printed"
+printf '{"type": "authorized_user"}' > user.json
+expect_exit 2 "${gcs_env[@]}" GOOGLE_APPLICATION_CREDENTIALS=user.json "$TFQ" inspect --count gs://bkt/d/x
+expect_stderr_contains 'GOOGLE_APPLICATION_CREDENTIALS=user.json: has no "client_email"'
+
 # --- Errors name the URL; a 403 names the credential source, never the secret.
 expect_exit 1 env AWS_ACCESS_KEY_ID=NOTAKEY AWS_SECRET_ACCESS_KEY=wrong-secret-123 \
   "$TFQ" inspect --count s3://bkt/d/train-00000-of-00002.tfrecord
@@ -189,8 +220,8 @@ expect_stderr_contains "ignored the Range header"
 # Every s3:// and gs:// request above went through the signature check; only the ones sent with
 # wrong keys (and their GETs of one byte for the message) were refused.
 run curl -s "$AWS_ENDPOINT_URL/_stats"
-checks=$((checks + 1)); read -r requests rejected < out
-(( requests > 100 && rejected >= 3 && rejected <= 8 )) || fail "sigv4_proxy.py saw $requests requests, refused $rejected"
+checks=$((checks + 1)); read -r requests rejected _ < out
+(( requests > 100 && rejected >= 4 && rejected <= 10 )) || fail "sigv4_proxy.py saw $requests requests, refused $rejected"
 # --count over records of 1.5 MB (a block or more, TFQ_OBJECT_READ_BLOCK_MIB=1) reads headers
 # with small ranged GETs: the same count for a small fraction of the bytes; --verify reads all.
 /usr/bin/python3 -c '

@@ -3,7 +3,7 @@
 for object_store_test.sh. Written from AWS's Signature Version 4 documentation (canonical
 request, string to sign, derived signing key), independently of tfq's src/io/sigv4.cc.
 
-    sigv4_proxy.py UPSTREAM_PORT PORT_FILE KEY_ID:SECRET [BEARER_TOKEN]
+    sigv4_proxy.py UPSTREAM_PORT PORT_FILE KEY_ID:SECRET [BEARER_TOKEN PUBLIC_KEY_PEM]
 
 Binds 127.0.0.1 on a free port, writes it to PORT_FILE, and forwards each request to s3rver on
 127.0.0.1:UPSTREAM_PORT only when it is authorized, answering as S3 does otherwise:
@@ -13,23 +13,35 @@ Binds 127.0.0.1 on a free port, writes it to PORT_FILE, and forwards each reques
   403 RequestTimeTooSkewed    x-amz-date more than 15 minutes away
   403 AccessDenied            no Authorization, or a bearer token other than BEARER_TOKEN
 A bearer token (GCS's OAuth) is accepted when it equals BEARER_TOKEN; the Authorization header
-is then dropped, since s3rver knows only SigV4. GET /_stats answers "REQUESTS REJECTED".
+is then dropped, since s3rver knows only SigV4.
+
+POST /_token is an OAuth token endpoint for service-account keys (GCS's JWT bearer flow): the
+form's assertion must be a JWT signed RS256 with the private key of PUBLIC_KEY_PEM (checked with
+`openssl dgst -verify`), with aud this URL, a devstorage scope and an exp to come; the answer
+is {"access_token": BEARER_TOKEN, "expires_in": 3600}, else 400 invalid_grant.
+GET /_stats answers "REQUESTS REJECTED TOKENS_ISSUED".
 """
+import base64
 import datetime
 import hashlib
 import hmac
 import http.client
 import http.server
+import json
 import os
 import re
+import subprocess
 import sys
+import tempfile
 import threading
+import time
 import urllib.parse
 
 UPSTREAM = int(sys.argv[1])
 KEY_ID, SECRET = sys.argv[3].split(":", 1)
 BEARER = sys.argv[4] if len(sys.argv) > 4 else None
-stats = {"requests": 0, "rejected": 0}
+PUBLIC_KEY = sys.argv[5] if len(sys.argv) > 5 else None
+stats = {"requests": 0, "rejected": 0, "tokens": 0}
 lock = threading.Lock()
 
 UNRESERVED = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.~"
@@ -57,6 +69,35 @@ def hmac_sha256(key, text):
 def s3_error(code, message):
     return ("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Error><Code>%s</Code><Message>%s</Message>"
             "</Error>" % (code, message)).encode()
+
+
+def b64url(text):
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def token_problem(form, audience):
+    """None when the JWT assertion of a token request is good, else why not."""
+    if form.get("grant_type") != ["urn:ietf:params:oauth:grant-type:jwt-bearer"]:
+        return "grant_type is not jwt-bearer"
+    parts = form.get("assertion", [""])[0].split(".")
+    if len(parts) != 3:
+        return "the assertion is not a JWT"
+    header, claims = json.loads(b64url(parts[0])), json.loads(b64url(parts[1]))
+    if header.get("alg") != "RS256":
+        return "alg is not RS256"
+    with tempfile.NamedTemporaryFile() as signature:
+        signature.write(b64url(parts[2]))
+        signature.flush()
+        verify = subprocess.run(["openssl", "dgst", "-sha256", "-verify", PUBLIC_KEY, "-signature", signature.name],
+                                input=(parts[0] + "." + parts[1]).encode(), capture_output=True)
+    if verify.returncode != 0:
+        return "the signature does not verify"
+    now = time.time()
+    if claims.get("aud") != audience or "devstorage" not in claims.get("scope", ""):
+        return "wrong aud or scope"
+    if not claims.get("iss") or not claims.get("iat", 0) - 300 <= now < claims.get("exp", 0):
+        return "no iss, or not valid now"
+    return None
 
 
 def check(method, raw_path, headers, body):
@@ -120,7 +161,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def do_GET(self):
         if self.path == "/_stats":
             with lock:
-                text = "%d %d" % (stats["requests"], stats["rejected"])
+                text = "%d %d %d" % (stats["requests"], stats["rejected"], stats["tokens"])
             return self.reply(200, {}, text.encode())
         self.forward()
 
@@ -138,6 +179,15 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def forward(self):
         body = self.rfile.read(int(self.headers.get("Content-Length", "0") or 0))
+        if self.command == "POST" and self.path == "/_token" and PUBLIC_KEY:
+            problem = token_problem(urllib.parse.parse_qs(body.decode()), "http://%s/_token" % self.headers["Host"])
+            with lock:
+                stats["tokens"] += problem is None
+            if problem:
+                answer = {"error": "invalid_grant", "error_description": problem}
+                return self.reply(400, {"Content-Type": "application/json"}, json.dumps(answer).encode())
+            answer = {"access_token": BEARER, "expires_in": 3600, "token_type": "Bearer"}
+            return self.reply(200, {"Content-Type": "application/json"}, json.dumps(answer).encode())
         problem = check(self.command, self.path, self.headers, body)
         with lock:
             stats["requests"] += 1
