@@ -9,6 +9,7 @@
 #include <cstring>
 #include <mutex>
 #include <random>
+#include <string>
 #include <thread>
 
 namespace tfq {
@@ -125,6 +126,46 @@ double EnvDouble(const char* name, double fallback) {
   return (*end == '\0' && d >= 0) ? d : fallback;
 }
 
+// The certificates that https:// servers are checked against, from the variables curl's users
+// set: CURL_CA_BUNDLE (what the curl tool reads), else SSL_CERT_FILE / SSL_CERT_DIR (OpenSSL's).
+// libcurl itself reads none of them (Debian's is built with a fixed bundle path), so a private
+// CA or a test's self-signed certificate needs them passed on here. Empty: libcurl's default.
+struct TlsTrust {
+  std::string ca_file;
+  std::string ca_dir;
+  std::string ca_variable;  // which variable named them, for messages
+  static TlsTrust FromEnvironment() {
+    TlsTrust t;
+    for (const char* name : {"CURL_CA_BUNDLE", "SSL_CERT_FILE"}) {
+      const char* v = std::getenv(name);
+      if (v && *v) {
+        t.ca_file = v;
+        t.ca_variable = name;
+        break;
+      }
+    }
+    const char* dir = std::getenv("SSL_CERT_DIR");
+    if (dir && *dir && t.ca_file.empty()) {
+      t.ca_dir = dir;
+      t.ca_variable = "SSL_CERT_DIR";
+    }
+    return t;
+  }
+};
+
+// A TLS failure that retrying cannot fix, said so that the user knows what to set.
+std::string TlsFailure(CURLcode code, const char* detail, const TlsTrust& trust) {
+  const std::string why = *detail ? std::string(detail) : std::string(Curl().easy_strerror(code));
+  const std::string where = trust.ca_variable.empty()
+                                ? std::string("the system's CA certificates")
+                                : trust.ca_variable + "=" + (trust.ca_file.empty() ? trust.ca_dir : trust.ca_file);
+  if (code == CURLE_PEER_FAILED_VERIFICATION) {
+    return "the server's TLS certificate is not trusted (" + why + "; checked against " + where +
+           "); set CURL_CA_BUNDLE to a PEM file of the certificates to trust";
+  }
+  return "cannot use the CA certificates of " + where + " (" + why + ")";
+}
+
 void SleepBeforeRetry(const RetryPolicy& policy, int attempt) {
   thread_local std::mt19937_64 rng(std::random_device{}());
   const double cap = std::min(policy.max_delay_seconds,
@@ -150,6 +191,7 @@ bool IsRetryableHttpStatus(long status) {
 Status PerformHttp(const std::string& name, const HttpRequestMaker& make, HttpResponse* response,
                    HttpBodyTarget target, const std::atomic<bool>* cancel) {
   static const RetryPolicy policy = RetryPolicy::FromEnvironment();
+  static const TlsTrust trust = TlsTrust::FromEnvironment();
   TFQ_RETURN_IF_ERROR(LoadNetworkLibraries().WithPrefix(name));
   SharedConnections& shared = Shared();
   size_t got_storage = 0;
@@ -183,6 +225,10 @@ Status PerformHttp(const std::string& name, const HttpRequestMaker& make, HttpRe
     Curl().easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, &OnProgress);
     Curl().easy_setopt(curl, CURLOPT_XFERINFODATA, &transfer);
     Curl().easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
+    char error_detail[CURL_ERROR_SIZE] = "";
+    Curl().easy_setopt(curl, CURLOPT_ERRORBUFFER, error_detail);
+    if (!trust.ca_file.empty()) Curl().easy_setopt(curl, CURLOPT_CAINFO, trust.ca_file.c_str());
+    if (!trust.ca_dir.empty()) Curl().easy_setopt(curl, CURLOPT_CAPATH, trust.ca_dir.c_str());
     Curl().easy_setopt(curl, CURLOPT_FOLLOWLOCATION, request.method == "GET" || request.method == "HEAD" ? 1L : 0L);
     if (request.method == "HEAD") {
       Curl().easy_setopt(curl, CURLOPT_NOBODY, 1L);
@@ -211,6 +257,9 @@ Status PerformHttp(const std::string& name, const HttpRequestMaker& make, HttpRe
     if (code == CURLE_OK && !IsRetryableHttpStatus(response->status)) return Status::OK();
     last_failure = code == CURLE_OK ? "HTTP " + std::to_string(response->status)
                                     : std::string(Curl().easy_strerror(code));
+    if (code == CURLE_PEER_FAILED_VERIFICATION || code == CURLE_SSL_CACERT_BADFILE) {
+      return Status::IoError(name + ": " + TlsFailure(code, error_detail, trust));
+    }
     if (code != CURLE_OK && !IsRetryableCurlCode(code)) {
       return Status::IoError(name + ": " + last_failure);
     }

@@ -11,6 +11,10 @@
 // together do not retry together). Other answers (403, 404, ...) are returned to the caller at
 // once. Nothing logged or returned here contains a header value (they may hold secrets).
 //
+// TLS: https:// servers are checked against CURL_CA_BUNDLE, else SSL_CERT_FILE / SSL_CERT_DIR (the
+// variables of the curl tool and OpenSSL; libcurl reads none of them), else libcurl's default. An
+// untrusted certificate is an error naming the URL and CURL_CA_BUNDLE, not retried.
+//
 // Thread safety: Perform may be called from any number of threads at once.
 #ifndef TFQ_IO_HTTP_CLIENT_H_
 #define TFQ_IO_HTTP_CLIENT_H_

@@ -10,10 +10,10 @@ namespace {
 
 class ObjectFileSystemImpl final : public FileSystem {
  public:
-  Result<std::unique_ptr<InputStream>> OpenInput(const std::string& url, ReadPattern) const override {
+  Result<std::unique_ptr<InputStream>> OpenInput(const std::string& url, ReadPattern pattern) const override {
     Result<std::shared_ptr<const ObjectStore>> store = ObjectStore::ForUrl(url);
     if (!store.ok()) return store.status();
-    return OpenObjectInput(std::move(store).value(), url);
+    return OpenObjectInput(std::move(store).value(), url, pattern);
   }
 
   Result<std::unique_ptr<RandomAccessFile>> OpenRandomAccess(const std::string& url) const override {

@@ -7,6 +7,9 @@
 // over the shared connection cache, so that a link with a long round trip stays busy. A skip
 // within the blocks in flight uses them; a longer one drops them and starts again at the new
 // offset. A body shorter than asked for is an error naming the URL, never an early end.
+// Opened ReadPattern::kSkipping (`inspect --count`), the stream first reads 16 KiB at each place
+// the reader needs bytes, one ranged GET each, and keeps doing so while the reader skips at least
+// a block per GET on average (records of a block or more); otherwise it streams as above.
 //
 // Writing: bytes are buffered into parts of TFQ_UPLOAD_PART_MIB MiB (default 8, doubling every
 // 1000 parts to stay under S3's 10,000); the first full part starts a multipart upload, and each
@@ -32,7 +35,8 @@ const FileSystem* ObjectFileSystem();
 
 // The streams, for tests that hand in their own store.
 Result<std::unique_ptr<InputStream>> OpenObjectInput(std::shared_ptr<const ObjectStore> store,
-                                                     const std::string& url);
+                                                     const std::string& url,
+                                                     ReadPattern pattern = ReadPattern::kSequential);
 std::unique_ptr<RandomAccessFile> NewObjectRandomAccessFile(std::shared_ptr<const ObjectStore> store,
                                                             const std::string& url, uint64_t size);
 std::unique_ptr<OutputStream> NewObjectOutput(std::shared_ptr<const ObjectStore> store,

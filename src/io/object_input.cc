@@ -22,13 +22,15 @@ size_t EnvCount(const char* name, size_t fallback, size_t most) {
 
 class ObjectInputStream final : public BufferedInputStream {
  public:
-  ObjectInputStream(std::shared_ptr<const ObjectStore> store, std::string url, uint64_t size)
+  ObjectInputStream(std::shared_ptr<const ObjectStore> store, std::string url, uint64_t size,
+                    ReadPattern pattern)
       : BufferedInputStream(kChunk),
         store_(std::move(store)),
         url_(std::move(url)),
         size_(size),
         in_flight_(EnvCount("TFQ_OBJECT_READS_IN_FLIGHT", 8, 256)),
-        block_bytes_(BlockBytes(size, in_flight_)) {}
+        block_bytes_(BlockBytes(size, in_flight_)),
+        probing_(pattern == ReadPattern::kSkipping) {}
 
   ~ObjectInputStream() override {
     cancel_ = true;  // transfers in flight stop within a progress callback; futures join them
@@ -39,6 +41,7 @@ class ObjectInputStream final : public BufferedInputStream {
 
  private:
   static constexpr size_t kChunk = size_t{256} << 10;
+  static constexpr size_t kProbeBytes = size_t{16} << 10;  // a record header, and more for small records
 
   // TFQ_OBJECT_READ_BLOCK_MIB, or less for an object too small to keep every read in flight busy
   // (a 16 MiB object in 2 MiB blocks with 8 in flight), but not under 256 KiB, where a request's
@@ -61,6 +64,10 @@ class ObjectInputStream final : public BufferedInputStream {
   Status Refill(char* dst, size_t capacity, size_t* produced) override {
     *produced = 0;
     if (offset_ >= size_) return Status::OK();
+    if (probing_ && (probes_ == 0 || (offset_ - probed_from_) / probes_ >= block_bytes_)) {
+      return Probe(dst, capacity, produced);
+    }
+    probing_ = false;  // the reader takes most bytes: streaming them in blocks costs less
     while (!blocks_.empty() && blocks_.front().start + blocks_.front().size <= offset_) Recycle();
     if (!blocks_.empty() && blocks_.front().start > offset_) {
       cancel_ = true;  // a jump back (never done by the readers) or out of the window: start over
@@ -88,6 +95,20 @@ class ObjectInputStream final : public BufferedInputStream {
     const uint64_t jump = std::min<uint64_t>(n, size_ - offset_);
     offset_ += jump;
     return jump;
+  }
+
+  // Header reads for a reader that skips (`inspect --count`): one small ranged GET at each place
+  // the reader needs bytes, rather than blocks of every byte. That is cheaper while the reader
+  // moves on by at least a block per probe on average (records of a block or more: no more
+  // requests than streaming, and a fraction of the bytes); Refill streams once it does not.
+  Status Probe(char* dst, size_t capacity, size_t* produced) {
+    if (probes_ == 0) probed_from_ = offset_;
+    const size_t n = static_cast<size_t>(std::min<uint64_t>({capacity, kProbeBytes, size_ - offset_}));
+    TFQ_RETURN_IF_ERROR(store_->ReadRange(url_, offset_, n, dst, &cancel_));
+    ++probes_;
+    offset_ += n;
+    *produced = n;
+    return Status::OK();
   }
 
   // Starts transfers until in_flight_ are running (a block that was waited for is not running).
@@ -131,6 +152,9 @@ class ObjectInputStream final : public BufferedInputStream {
   const uint64_t size_;
   const size_t in_flight_;
   const size_t block_bytes_;
+  bool probing_;             // reading headers with small GETs (Probe), not streaming blocks
+  uint64_t probes_ = 0;
+  uint64_t probed_from_ = 0;  // where the first probe started
   uint64_t offset_ = 0;      // the next byte Refill hands out
   uint64_t next_start_ = 0;  // the first byte no block covers yet
   std::atomic<bool> cancel_{false};
@@ -158,10 +182,11 @@ class ObjectRandomAccessFile final : public RandomAccessFile {
 }  // namespace
 
 Result<std::unique_ptr<InputStream>> OpenObjectInput(std::shared_ptr<const ObjectStore> store,
-                                                     const std::string& url) {
+                                                     const std::string& url, ReadPattern pattern) {
   Result<uint64_t> size = store->Size(url);
   if (!size.ok()) return size.status();
-  return std::unique_ptr<InputStream>(std::make_unique<ObjectInputStream>(std::move(store), url, *size));
+  return std::unique_ptr<InputStream>(
+      std::make_unique<ObjectInputStream>(std::move(store), url, *size, pattern));
 }
 
 std::unique_ptr<RandomAccessFile> NewObjectRandomAccessFile(std::shared_ptr<const ObjectStore> store,

@@ -276,6 +276,12 @@ class S3Store final : public ObjectStore {
       for (const auto& [k, v] : encoded) query_string += (query_string.empty() ? "?" : "&") + k + "=" + v;
     }
     const std::string payload_sha = config_.auth == StoreAuth::kSigV4 ? Sha256Hex(body) : "";
+    std::string bearer_token = config_.bearer_token;
+    if (config_.service_account) {
+      Result<std::string> token = config_.service_account->Token();
+      if (!token.ok()) return token.status();
+      bearer_token = std::move(token).value();
+    }
     auto make = [&, path, host, query_string, payload_sha]() {
       HttpRequest request;
       request.method = method;
@@ -283,7 +289,7 @@ class S3Store final : public ObjectStore {
       request.body = body;
       request.headers = extra_headers;
       if (config_.auth == StoreAuth::kBearer) {
-        request.headers.push_back({"Authorization", "Bearer " + config_.bearer_token});
+        request.headers.push_back({"Authorization", "Bearer " + bearer_token});
       } else if (config_.auth == StoreAuth::kSigV4) {
         const std::string date = AmzDate();
         SignableRequest s{method, path, query, extra_headers, payload_sha};

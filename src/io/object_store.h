@@ -10,7 +10,9 @@
 //   gs://BUCKET/KEY   Google Cloud Storage through its S3-compatible XML API at
 //                     https://storage.googleapis.com (GS_ENDPOINT_URL overrides): a bearer token
 //                     from GOOGLE_OAUTH_ACCESS_TOKEN, else HMAC keys GS_ACCESS_KEY_ID +
-//                     GS_SECRET_ACCESS_KEY (SigV4, region "auto"), else anonymous.
+//                     GS_SECRET_ACCESS_KEY (SigV4, region "auto"), else tokens for the
+//                     service-account key file GOOGLE_APPLICATION_CREDENTIALS
+//                     (io/gcs_service_account.h), else anonymous.
 //   http(s)://...     plain GETs with Range headers; no listing and no writing.
 //
 // Every error names the URL; a 403 also says where the credentials came from (never the keys).

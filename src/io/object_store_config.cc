@@ -121,6 +121,17 @@ Result<StoreConfig> StoreConfigFromEnvironment(const std::string& scheme) {
       c.auth = StoreAuth::kSigV4;
       c.keys = {id, secret};
       c.credential_source = "HMAC keys in GS_ACCESS_KEY_ID/GS_SECRET_ACCESS_KEY";
+    } else if (const std::string file = Env("GOOGLE_APPLICATION_CREDENTIALS"); !file.empty()) {
+      const std::string where = "GOOGLE_APPLICATION_CREDENTIALS=" + file;
+      std::ifstream in(file);
+      if (!in) return Status::InvalidArgument(where + ": cannot read the service-account key file");
+      std::stringstream text;
+      text << in.rdbuf();
+      Result<ServiceAccountKey> key = ParseServiceAccountKey(text.str(), where);
+      if (!key.ok()) return key.status();
+      c.credential_source = "service account " + key->client_email + " of " + where;
+      c.auth = StoreAuth::kBearer;
+      c.service_account = std::make_shared<ServiceAccountTokens>(std::move(key).value(), where);
     }
   }
   return c;

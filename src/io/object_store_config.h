@@ -3,9 +3,11 @@
 #ifndef TFQ_IO_OBJECT_STORE_CONFIG_H_
 #define TFQ_IO_OBJECT_STORE_CONFIG_H_
 
+#include <memory>
 #include <string>
 
 #include "common/status.h"
+#include "io/gcs_service_account.h"
 #include "io/sigv4.h"
 
 namespace tfq {
@@ -20,6 +22,9 @@ struct StoreConfig {
   SigV4Keys keys;
   std::string session_token;  // x-amz-security-token, when the keys are temporary
   std::string bearer_token;
+  // GOOGLE_APPLICATION_CREDENTIALS: bearer tokens from this service-account key (kBearer with an
+  // empty bearer_token).
+  std::shared_ptr<ServiceAccountTokens> service_account;
   // For messages: "environment variables AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY", "profile
   // 'dev' in /home/u/.aws/credentials", "no credentials (anonymous)". Never a key.
   std::string credential_source;

@@ -47,7 +47,15 @@ Status Load() {
                   Find(curl, "curl_slist_append", &g_curl.slist_append) &&
                   Find(curl, "curl_slist_free_all", &g_curl.slist_free_all) &&
                   Find(crypto, "HMAC", &g_crypto.hmac) && Find(crypto, "EVP_sha256", &g_crypto.sha256) &&
-                  Find(crypto, "EVP_Digest", &g_crypto.digest);
+                  Find(crypto, "EVP_Digest", &g_crypto.digest) &&
+                  Find(crypto, "BIO_new_mem_buf", &g_crypto.bio_new_mem_buf) &&
+                  Find(crypto, "BIO_free", &g_crypto.bio_free) &&
+                  Find(crypto, "PEM_read_bio_PrivateKey", &g_crypto.pem_read_private_key) &&
+                  Find(crypto, "EVP_PKEY_free", &g_crypto.pkey_free) &&
+                  Find(crypto, "EVP_MD_CTX_new", &g_crypto.md_ctx_new) &&
+                  Find(crypto, "EVP_MD_CTX_free", &g_crypto.md_ctx_free) &&
+                  Find(crypto, "EVP_DigestSignInit", &g_crypto.digest_sign_init) &&
+                  Find(crypto, "EVP_DigestSign", &g_crypto.digest_sign);
   if (!ok) return Status::InvalidArgument("libcurl or libcrypto lacks a function tfq needs: " + std::string(dlerror()));
   return Status::OK();
 }

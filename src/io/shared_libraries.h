@@ -11,6 +11,7 @@
 #include <curl/curl.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
+#include <openssl/pem.h>
 
 #include "common/status.h"
 
@@ -34,6 +35,15 @@ struct CryptoLibrary {
   decltype(&HMAC) hmac;
   decltype(&EVP_sha256) sha256;
   decltype(&EVP_Digest) digest;
+  // RS256 signatures of service-account JWTs (io/gcs_service_account.h).
+  decltype(&BIO_new_mem_buf) bio_new_mem_buf;
+  decltype(&BIO_free) bio_free;
+  decltype(&PEM_read_bio_PrivateKey) pem_read_private_key;
+  decltype(&EVP_PKEY_free) pkey_free;
+  decltype(&EVP_MD_CTX_new) md_ctx_new;
+  decltype(&EVP_MD_CTX_free) md_ctx_free;
+  decltype(&EVP_DigestSignInit) digest_sign_init;
+  decltype(&EVP_DigestSign) digest_sign;
 };
 
 // Loads both once (thread-safe); kInvalidArgument naming what is missing and the Debian package

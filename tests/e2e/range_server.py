@@ -2,9 +2,10 @@
 """A plain HTTP server of one folder with Range support and injected faults, for
 object_store_test.sh.
 
-    range_server.py ROOT PORT_FILE
+    range_server.py ROOT PORT_FILE [CERT KEY TLS_PORT_FILE]
 
-Binds 127.0.0.1 on a free port and writes the port to PORT_FILE. GET and HEAD of /NAME serve
+Binds 127.0.0.1 on a free port and writes the port to PORT_FILE; with CERT and KEY (PEM files),
+also serves the same over https on another port, written to TLS_PORT_FILE. GET and HEAD of /NAME serve
 ROOT/NAME (206 for a Range request). /fault/KIND/N/NAME serves ROOT/NAME but the first N
 requests to that URL fail (N=0: every request), by KIND:
   drop      close the connection without answering
@@ -13,13 +14,15 @@ requests to that URL fail (N=0: every request), by KIND:
   truncate  the headers of the whole answer, then half its body, then close
   stall     the headers, then nothing for 60 s
   norange   a 200 with the whole file, ignoring Range
-GET /count/KIND/N/NAME answers how many requests that fault URL has seen.
+GET /count/KIND/N/NAME answers how many requests that fault URL has seen; GET /bytes, how many
+body bytes of files were sent so far.
 RANGE_SERVER_MBPS=R in the environment caps each response at R MB/s, as an object store caps
 each connection (scripts/bench-object-store.sh).
 """
 import http.server
 import os
 import re
+import ssl
 import sys
 import threading
 import time
@@ -27,6 +30,7 @@ import time
 ROOT = sys.argv[1]
 RATE = float(os.environ.get("RANGE_SERVER_MBPS", "0")) * 1e6
 seen = {}
+sent = [0]  # body bytes of files, for /bytes
 lock = threading.Lock()
 
 
@@ -49,6 +53,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             with lock:
                 n = seen.get("/fault/%s/%s/%s" % m.groups(), 0)
             return self.answer(200, str(n).encode(), head)
+        if path == "/bytes":
+            with lock:
+                return self.answer(200, str(sent[0]).encode(), head)
         kind = None
         m = re.match(r"^/fault/([a-z0-9]+)/(\d+)/(.+)$", path)
         if m:
@@ -85,6 +92,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.end_headers()
         if head:
             return
+        with lock:
+            sent[0] += len(body)
         if kind == "truncate":
             self.wfile.write(body[: len(body) // 2])
             self.wfile.flush()
@@ -113,9 +122,22 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.wfile.write(body)
 
 
-server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-server.daemon_threads = True
-with open(sys.argv[2] + ".tmp", "w") as f:
-    f.write(str(server.server_address[1]))
-os.rename(sys.argv[2] + ".tmp", sys.argv[2])
-server.serve_forever()
+def serve(port_file, tls=None):
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    if tls:
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(*tls)
+        server.socket = context.wrap_socket(server.socket, server_side=True)
+    with open(port_file + ".tmp", "w") as f:
+        f.write(str(server.server_address[1]))
+    os.rename(port_file + ".tmp", port_file)
+    return server
+
+
+servers = [serve(sys.argv[2])]
+if len(sys.argv) > 5:
+    servers.append(serve(sys.argv[5], (sys.argv[3], sys.argv[4])))
+for s in servers[1:]:
+    threading.Thread(target=s.serve_forever, daemon=True).start()
+servers[0].serve_forever()

@@ -25,6 +25,7 @@ class FakeStore final : public ObjectStore {
   mutable int aborted = 0, puts = 0, parts = 0;
   mutable size_t truncate_reads_to = SIZE_MAX;
   mutable bool fail_parts = false;
+  mutable uint64_t bytes_read = 0, reads = 0;
 
   Result<uint64_t> Size(const std::string& url) const override {
     std::lock_guard<std::mutex> l(mu);
@@ -38,6 +39,8 @@ class FakeStore final : public ObjectStore {
     const std::string& o = objects.at(url);
     const size_t got = std::min(n, truncate_reads_to);
     o.copy(dst, got, offset);
+    bytes_read += got;
+    ++reads;
     if (got != n) return Status::IoError(url + ": truncated body");
     return Status::OK();
   }
@@ -135,6 +138,46 @@ TEST_CASE("object input: skips within and past the blocks in flight land on the 
   }
   unsetenv("TFQ_OBJECT_READ_BLOCK_MIB");
   unsetenv("TFQ_OBJECT_READS_IN_FLIGHT");
+}
+
+TEST_CASE("object input read kSkipping: headers only while the skips are a block or more") {
+  setenv("TFQ_OBJECT_READ_BLOCK_MIB", "1", 1);
+  auto store = std::make_shared<FakeStore>();
+  const std::string data = Pattern(size_t{20} << 20);
+  store->objects["s3://b/k"] = data;
+  // Records of 2 MiB: a 12-byte header, then a skip past the payload.
+  auto in = OpenObjectInput(store, "s3://b/k", ReadPattern::kSkipping);
+  REQUIRE(in.ok());
+  uint64_t pos = 0;
+  while (pos + 12 <= data.size()) {
+    std::string_view v;
+    REQUIRE((*in)->Peek(12, &v).ok());
+    CHECK(v.substr(0, 12) == std::string_view(data).substr(pos, 12));
+    uint64_t skipped = 0;
+    REQUIRE((*in)->Skip(std::min<uint64_t>(size_t{2} << 20, data.size() - pos), &skipped).ok());
+    pos += skipped;
+  }
+  CHECK(store->reads == 10);
+  CHECK(store->bytes_read == 10 * (size_t{16} << 10));
+  in->reset();
+
+  // Small records: after the first probe, every byte is streamed, in order.
+  store->bytes_read = store->reads = 0;
+  in = OpenObjectInput(store, "s3://b/k", ReadPattern::kSkipping);
+  REQUIRE(in.ok());
+  std::string read;
+  for (;;) {
+    std::string_view v;
+    REQUIRE((*in)->Peek(1000, &v).ok());
+    if (v.empty()) break;
+    const size_t n = std::min<size_t>(v.size(), 1000);
+    read.append(v.substr(0, n));
+    (*in)->Consume(n);
+  }
+  CHECK(read == data);
+  CHECK(store->bytes_read == data.size());
+  CHECK(store->reads == 1 + 20);
+  unsetenv("TFQ_OBJECT_READ_BLOCK_MIB");
 }
 
 TEST_CASE("object input: a short body is an error naming the URL, not an early end") {
