@@ -15,7 +15,8 @@ packages=(build-essential cmake ninja-build pkg-config
 if [[ "${1:-}" == "--test" ]]; then
   packages+=(protobuf-compiler python3-protobuf python3-pil python3-numpy clang libclang-rt-14-dev
              python3-dev python3-venv python3-pip python3-setuptools python3-wheel pybind11-dev
-             python3-pybind11 python3-pytest python3-torch)
+             python3-pybind11 python3-pytest python3-torch
+             openssl)  # the object-store test makes a certificate and checks a JWT with the openssl tool
   # Debian's nodejs and npm, unless a node with its own npm is installed already.
   command -v npm >/dev/null || packages+=(nodejs npm)
 fi
