@@ -2,18 +2,17 @@
 
 #include <cstring>
 
-#include <nlohmann/json.hpp>
-
 #include "common/byte_buffer.h"
-#include "convert/json_object_parser.h"
 #include "convert/json_prescan.h"
 #include "convert/line_chunker.h"
 #include "convert/ordered_map.h"
 #include "convert/record_framer.h"
-#include "example/example.h"
+#include "example/json_forms.h"
 
 namespace tfq {
 namespace {
+
+constexpr size_t kKeptReaderBytes = size_t{16} << 20;
 
 // One chunk of lines on its way through the map. Buffers are reused when the slot is.
 struct LinesSlot : MapSlot {
@@ -35,9 +34,7 @@ class LinesConverter {
  private:
   struct Worker {
     std::string serialized;
-    Example example;
-    SequenceExample sequence;
-    nlohmann::ordered_json value;
+    JsonRecordReader reader;
     RecordFramer framer;
   };
   Status ConvertLine(std::string_view line, const std::string& where, Worker& w, LinesSlot& slot);
@@ -60,18 +57,12 @@ Status LinesConverter::ConvertLine(std::string_view line, const std::string& whe
         " at byte " + std::to_string(prescan.big_integer_offset) +
         " does not fit in 64 bits (int64 features hold -2^63..2^63-1; write a float with a '.' or an exponent)");
   }
-  // Ordered: features keep the line's order, so printed records read back byte-identical.
-  TFQ_RETURN_IF_ERROR(ParseJsonObjectLine(line, &w.value).WithPrefix(where));
   w.serialized.clear();
-  if (options_.sequence) {
-    w.sequence = SequenceExample();
-    TFQ_RETURN_IF_ERROR(SequenceExampleFromJson(w.value, &w.sequence).WithPrefix(where));
-    SerializeSequenceExample(w.sequence, &w.serialized);
-  } else {
-    w.example = Example();
-    TFQ_RETURN_IF_ERROR(ExampleFromJson(w.value, &w.example).WithPrefix(where));
-    SerializeExample(w.example, &w.serialized);
-  }
+  Status read = options_.sequence ? w.reader.ReadSequenceExample(line, &w.serialized)
+                                  : w.reader.ReadExample(line, &w.serialized);
+  // A worker keeps its buffers for the next line, but not a rare huge line's.
+  w.reader.ReleaseIfLarger(kKeptReaderBytes);
+  TFQ_RETURN_IF_ERROR(read.WithPrefix(where));
   w.framer.Append(w.serialized, &slot.framed);
   slot.ends.push_back(slot.framed.size());
   return Status::OK();
