@@ -33,7 +33,6 @@ class LinesConverter {
 
  private:
   struct Worker {
-    std::string serialized;
     JsonRecordReader reader;
     RecordFramer framer;
   };
@@ -57,13 +56,17 @@ Status LinesConverter::ConvertLine(std::string_view line, const std::string& whe
         " at byte " + std::to_string(prescan.big_integer_offset) +
         " does not fit in 64 bits (int64 features hold -2^63..2^63-1; write a float with a '.' or an exponent)");
   }
-  w.serialized.clear();
-  Status read = options_.sequence ? w.reader.ReadSequenceExample(line, &w.serialized)
-                                  : w.reader.ReadExample(line, &w.serialized);
+  // Encoded in place, between the framing (one copy of the record fewer).
+  const size_t start = w.framer.Open(&slot.framed);
+  Status read = options_.sequence ? w.reader.ReadSequenceExample(line, &slot.framed)
+                                  : w.reader.ReadExample(line, &slot.framed);
   // A worker keeps its buffers for the next line, but not a rare huge line's.
   w.reader.ReleaseIfLarger(kKeptReaderBytes);
-  TFQ_RETURN_IF_ERROR(read.WithPrefix(where));
-  w.framer.Append(w.serialized, &slot.framed);
+  if (!read.ok()) {
+    slot.framed.CommitTo(slot.framed.data() + start);
+    return read.WithPrefix(where);
+  }
+  w.framer.Close(&slot.framed, start);
   slot.ends.push_back(slot.framed.size());
   return Status::OK();
 }

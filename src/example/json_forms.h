@@ -27,6 +27,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "common/byte_buffer.h"
 #include "common/status.h"
 #include "example/example.h"
 #include "example/example_view.h"
@@ -54,7 +55,8 @@ Status CheckJsonKeysDistinct(const SequenceExampleView& example);
 // Reads one JSON object in either form (detected from its shape: proto-json when "features"
 // holds an object; for a SequenceExample when "featureLists" is present or "context" /
 // "feature_lists" hold the proto wrapper objects) and appends the serialized message to *out
-// (on an error, *out holds partial bytes to drop). Map entries come out in the text's order, so
+// (on an error, *out holds partial bytes to drop; converters write straight into the buffer
+// they frame records in). Map entries come out in the text's order, so
 // that printed records read back byte-identical. The text is parsed into a compact JsonTape
 // (json_tape.h) and encoded from there: memory is a few times the text, whatever its values.
 // proto-json input is read as protobuf's parser reads it: original field names (bytes_list,
@@ -70,8 +72,8 @@ Status CheckJsonKeysDistinct(const SequenceExampleView& example);
 // untrusted text first. One reader per thread; its buffers are reused from line to line.
 class JsonRecordReader {
  public:
-  Status ReadExample(std::string_view text, std::string* out);
-  Status ReadSequenceExample(std::string_view text, std::string* out);
+  Status ReadExample(std::string_view text, ByteBuffer* out);
+  Status ReadSequenceExample(std::string_view text, ByteBuffer* out);
   // Gives memory back after a large line (see JsonTape::ReleaseIfLarger).
   void ReleaseIfLarger(size_t bytes) { tape_.ReleaseIfLarger(bytes); }
 

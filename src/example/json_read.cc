@@ -1,8 +1,6 @@
 // JsonRecordReader (json_forms.h): parse a line into a JsonTape, detect the form from the
 // object's shape, then hand over to json_read_proto.cc or json_read_flat.cc, which write the
 // serialized message.
-#include <algorithm>
-
 #include <nlohmann/json.hpp>
 
 #include "example/json_forms.h"
@@ -71,11 +69,7 @@ Status WriteSequenceExample(const Json& value, WireWriter* out) {
       TFQ_RETURN_IF_ERROR(proto ? internal::ProtoJsonToFeatures(member, "context", out)
                                 : internal::FlatToFeatures(member, "context", out));
       out->Close(context);
-      if (has_feature_lists) {
-        std::string& bytes = *out->out();
-        std::rotate(bytes.begin() + static_cast<ptrdiff_t>(lists_begin), bytes.begin() + static_cast<ptrdiff_t>(begin),
-                    bytes.end());
-      }
+      if (has_feature_lists) out->Rotate(lists_begin, begin);
     } else if (key == "feature_lists" || (proto && key == "featureLists")) {
       if (has_feature_lists) return JsonError("", "both featureLists and feature_lists");
       has_feature_lists = true;
@@ -95,13 +89,13 @@ Status WriteSequenceExample(const Json& value, WireWriter* out) {
 
 }  // namespace
 
-Status JsonRecordReader::ReadExample(std::string_view text, std::string* out) {
+Status JsonRecordReader::ReadExample(std::string_view text, ByteBuffer* out) {
   TFQ_RETURN_IF_ERROR(tape_.Parse(text));
   WireWriter writer(out);
   return WriteExample(tape_.root(), &writer);
 }
 
-Status JsonRecordReader::ReadSequenceExample(std::string_view text, std::string* out) {
+Status JsonRecordReader::ReadSequenceExample(std::string_view text, ByteBuffer* out) {
   TFQ_RETURN_IF_ERROR(tape_.Parse(text));
   WireWriter writer(out);
   return WriteSequenceExample(tape_.root(), &writer);
@@ -120,10 +114,10 @@ Status FromJsonValue(const Value& value, bool sequence, Message* out, View* view
     return Status::InvalidData(std::string("unexpected JSON: ") + e.what());
   }
   JsonRecordReader reader;
-  std::string serialized;
+  ByteBuffer serialized;
   TFQ_RETURN_IF_ERROR(sequence ? reader.ReadSequenceExample(text, &serialized)
                                : reader.ReadExample(text, &serialized));
-  TFQ_RETURN_IF_ERROR(view->Parse(serialized));
+  TFQ_RETURN_IF_ERROR(view->Parse(serialized.view()));
   return convert(*view, out);
 }
 

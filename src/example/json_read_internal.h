@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 
+#include "common/byte_buffer.h"
 #include "common/status.h"
 #include "example/example_view.h"
 #include "example/json_tape.h"
@@ -26,19 +27,22 @@ using Json = JsonNode;
 // more bytes, which happens once per byte per nesting level at most).
 class WireWriter {
  public:
-  explicit WireWriter(std::string* out) : out_(out) {}
+  explicit WireWriter(ByteBuffer* out) : out_(out) {}
   // Starts length-delimited field `field` (< 16); returns its mark for Close or Drop.
   size_t Open(uint32_t field);
   void Close(size_t mark);
-  void Drop(size_t mark) { out_->resize(mark); }  // removes the field, as if never opened
+  void Drop(size_t mark) { out_->CommitTo(out_->data() + mark); }  // as if never opened
   size_t size() const { return out_->size(); }
   void Bytes(uint32_t field, std::string_view value);
   void Varint(uint64_t value);
   void Fixed32(float value);
-  std::string* out() { return out_; }
+  // Moves the bytes from `middle` to the end in front of those from `begin` to `middle`.
+  void Rotate(size_t begin, size_t middle);
+  std::string* scratch() { return &scratch_; }  // for a value decoded before it is written
 
  private:
-  std::string* out_;
+  ByteBuffer* out_;
+  std::string scratch_;
 };
 
 Status JsonError(const std::string& where, std::string_view what);

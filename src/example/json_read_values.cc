@@ -19,33 +19,47 @@ namespace tfq::internal {
 
 size_t WireWriter::Open(uint32_t field) {
   const size_t mark = out_->size();
-  out_->push_back(static_cast<char>(wire::MakeTag(field, wire::kLengthDelimited)));
-  out_->push_back(0);
+  char* p = out_->Reserve(2);
+  p[0] = static_cast<char>(wire::MakeTag(field, wire::kLengthDelimited));
+  p[1] = 0;
+  out_->CommitTo(p + 2);
   return mark;
 }
 
 void WireWriter::Close(size_t mark) {
   const size_t length = out_->size() - mark - 2;
   if (length < 0x80) {
-    (*out_)[mark + 1] = static_cast<char>(length);
+    out_->data()[mark + 1] = static_cast<char>(length);
     return;
   }
   const size_t extra = wire::VarintSize(length) - 1;
-  out_->insert(mark + 2, extra, '\0');
+  char* end = out_->Reserve(extra) + extra;
+  char* contents = out_->data() + mark + 2;
+  std::memmove(contents + extra, contents, length);
   wire::EncodeVarint(length, out_->data() + mark + 1);
+  out_->CommitTo(end);
 }
 
 void WireWriter::Bytes(uint32_t field, std::string_view value) {
-  wire::AppendLengthDelimitedHead(field, value.size(), out_);
-  out_->append(value);
+  char* p = out_->Reserve(1 + wire::kMaxVarintBytes + value.size());
+  *p++ = static_cast<char>(wire::MakeTag(field, wire::kLengthDelimited));
+  p = wire::EncodeVarint(value.size(), p);
+  if (!value.empty()) std::memcpy(p, value.data(), value.size());
+  out_->CommitTo(p + value.size());
 }
 
-void WireWriter::Varint(uint64_t value) { wire::AppendVarint(value, out_); }
+void WireWriter::Varint(uint64_t value) {
+  char* p = out_->Reserve(wire::kMaxVarintBytes);
+  out_->CommitTo(wire::EncodeVarint(value, p));
+}
 
 void WireWriter::Fixed32(float value) {
-  char bytes[4];
-  std::memcpy(bytes, &value, 4);  // little-endian host (wire_format.h)
-  out_->append(bytes, 4);
+  out_->Append(&value, 4);  // little-endian host (wire_format.h)
+}
+
+void WireWriter::Rotate(size_t begin, size_t middle) {
+  char* data = out_->data();
+  std::rotate(data + begin, data + middle, data + out_->size());
 }
 
 Status JsonError(const std::string& where, std::string_view what) {
@@ -199,11 +213,12 @@ Status Base64ToBytesValue(const Json& value, const std::string& where, WireWrite
   if (!value.is_string()) {
     return JsonError(where, "expected a base64 string, got " + std::string(JsonTypeName(value)));
   }
-  const size_t mark = out->Open(wire::kListValue);
-  if (!DecodeBase64(value.string(), out->out())) {
+  std::string* bytes = out->scratch();
+  bytes->clear();
+  if (!DecodeBase64(value.string(), bytes)) {
     return JsonError(where, "bad base64 " + QuotedKey(value.string()));
   }
-  out->Close(mark);
+  out->Bytes(wire::kListValue, *bytes);
   return Status::OK();
 }
 

@@ -268,6 +268,10 @@ Status JsonTape::Parse(std::string_view text) {
   slots_.clear();
   numbers_.clear();
   strings_.clear();
+  // Every value takes at least two bytes of text ("1," "[]" "{}"; a key and its value four), so
+  // this many slots never reallocate: growing by doubling would hold the old and the new vector
+  // at once (1.5 times the final size). Pages never written are never resident.
+  slots_.reserve(text.size() / 2 + 1);
   JsonTapeBuilder builder(this);
   try {
     if (nlohmann::json::sax_parse(text.begin(), text.end(), &builder, nlohmann::json::input_format_t::json,
