@@ -25,7 +25,7 @@ namespace tfq {
 struct JsonLinesOptions {
   bool sequence = false;              // lines are SequenceExamples
   // Bounds memory per line (--max-row-size): reading a line takes up to about 10 times its
-  // length (docs/limits.md), so the default keeps a line under about 200 MB per thread.
+  // length (docs/limits.md), so the default keeps a line under about 160 MB per thread.
   size_t max_line_bytes = size_t{16} << 20;
   int threads = 1;                         // >= 1
   size_t chunk_bytes = size_t{1} << 20;    // lines read per chunk

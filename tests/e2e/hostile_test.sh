@@ -208,7 +208,7 @@ expect_stderr_contains "$WORK/deep.jsonl: line 1: JSON nested deeper than 64 lev
 bounded 400 60 1 "$TFQ" convert - --from jsonl -o "$WORK/long.tfrecord" < <(gen jsonl-long-line 1000000000)
 expect_stderr_contains "<stdin>: line 1 is longer than 16777216 bytes, the limit that bounds memory; raise it with --max-row-size"
 # Many tiny values, one line just under the default --max-row-size (16 MiB), in every form: a
-# line takes at most about 10 times its length (docs/limits.md, 121-152 MB measured). Parsed
+# line takes at most about 10 times its length (docs/limits.md; 85-150 MB measured). Parsed
 # into an nlohmann tree and then an Example, the same lines took 219-908 MB (64 MiB of "" took
 # 2.7 GB).
 tiny_line() {  # MB VALUE HEAD TAIL [tfq flags...]: one line of VALUEs filling 16 MiB
