@@ -12,6 +12,8 @@
 namespace tfq {
 namespace {
 
+// A worker's reader keeps its buffers from line to line up to this size; a rare huge line's are
+// given back (JsonRecordReader::ReleaseIfLarger).
 constexpr size_t kKeptReaderBytes = size_t{16} << 20;
 
 // One chunk of lines on its way through the map. Buffers are reused when the slot is.
@@ -60,7 +62,6 @@ Status LinesConverter::ConvertLine(std::string_view line, const std::string& whe
   const size_t start = w.framer.Open(&slot.framed);
   Status read = options_.sequence ? w.reader.ReadSequenceExample(line, &slot.framed)
                                   : w.reader.ReadExample(line, &slot.framed);
-  // A worker keeps its buffers for the next line, but not a rare huge line's.
   w.reader.ReleaseIfLarger(kKeptReaderBytes);
   if (!read.ok()) {
     slot.framed.CommitTo(slot.framed.data() + start);
