@@ -2,18 +2,19 @@
 
 #include <cstring>
 
-#include <nlohmann/json.hpp>
-
 #include "common/byte_buffer.h"
-#include "convert/json_object_parser.h"
 #include "convert/json_prescan.h"
 #include "convert/line_chunker.h"
 #include "convert/ordered_map.h"
 #include "convert/record_framer.h"
-#include "example/example.h"
+#include "example/json_forms.h"
 
 namespace tfq {
 namespace {
+
+// A worker's reader keeps its buffers from line to line up to this size; a rare huge line's are
+// given back (JsonRecordReader::ReleaseIfLarger).
+constexpr size_t kKeptReaderBytes = size_t{16} << 20;
 
 // One chunk of lines on its way through the map. Buffers are reused when the slot is.
 struct LinesSlot : MapSlot {
@@ -34,10 +35,7 @@ class LinesConverter {
 
  private:
   struct Worker {
-    std::string serialized;
-    Example example;
-    SequenceExample sequence;
-    nlohmann::ordered_json value;
+    JsonRecordReader reader;
     RecordFramer framer;
   };
   Status ConvertLine(std::string_view line, const std::string& where, Worker& w, LinesSlot& slot);
@@ -60,19 +58,16 @@ Status LinesConverter::ConvertLine(std::string_view line, const std::string& whe
         " at byte " + std::to_string(prescan.big_integer_offset) +
         " does not fit in 64 bits (int64 features hold -2^63..2^63-1; write a float with a '.' or an exponent)");
   }
-  // Ordered: features keep the line's order, so printed records read back byte-identical.
-  TFQ_RETURN_IF_ERROR(ParseJsonObjectLine(line, &w.value).WithPrefix(where));
-  w.serialized.clear();
-  if (options_.sequence) {
-    w.sequence = SequenceExample();
-    TFQ_RETURN_IF_ERROR(SequenceExampleFromJson(w.value, &w.sequence).WithPrefix(where));
-    SerializeSequenceExample(w.sequence, &w.serialized);
-  } else {
-    w.example = Example();
-    TFQ_RETURN_IF_ERROR(ExampleFromJson(w.value, &w.example).WithPrefix(where));
-    SerializeExample(w.example, &w.serialized);
+  // Encoded in place, between the framing (one copy of the record fewer).
+  const size_t start = w.framer.Open(&slot.framed);
+  Status read = options_.sequence ? w.reader.ReadSequenceExample(line, &slot.framed)
+                                  : w.reader.ReadExample(line, &slot.framed);
+  w.reader.ReleaseIfLarger(kKeptReaderBytes);
+  if (!read.ok()) {
+    slot.framed.CommitTo(slot.framed.data() + start);
+    return read.WithPrefix(where);
   }
-  w.framer.Append(w.serialized, &slot.framed);
+  w.framer.Close(&slot.framed, start);
   slot.ends.push_back(slot.framed.size());
   return Status::OK();
 }

@@ -24,9 +24,8 @@ namespace tfq {
 
 struct JsonLinesOptions {
   bool sequence = false;              // lines are SequenceExamples
-  // Bounds memory per line (--max-row-size): parsing a line into a tree and then an Example
-  // takes up to about 42 times its length (a line of "" strings; 21 times for small integers),
-  // so the default keeps a line under about 700 MB per thread (docs/limits.md).
+  // Bounds memory per line (--max-row-size): reading a line takes up to about 10 times its
+  // length (docs/limits.md), so the default keeps a line under about 160 MB per thread.
   size_t max_line_bytes = size_t{16} << 20;
   int threads = 1;                         // >= 1
   size_t chunk_bytes = size_t{1} << 20;    // lines read per chunk

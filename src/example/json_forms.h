@@ -27,9 +27,11 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "common/byte_buffer.h"
 #include "common/status.h"
 #include "example/example.h"
 #include "example/example_view.h"
+#include "example/json_tape.h"
 
 namespace tfq {
 
@@ -50,21 +52,38 @@ void AppendSequenceExampleJson(const SequenceExampleView& example, JsonForm form
 Status CheckJsonKeysDistinct(const ExampleView& example);
 Status CheckJsonKeysDistinct(const SequenceExampleView& example);
 
-// Parses one JSON object in either form (detected from its shape: proto-json when "features"
+// Reads one JSON object in either form (detected from its shape: proto-json when "features"
 // holds an object; for a SequenceExample when "featureLists" is present or "context" /
-// "feature_lists" hold the proto wrapper objects) back into a message, replacing *out. Map
-// entries come out in the JSON object's iteration order: the text's order for ordered_json
-// (what JSON lines input uses, so printed records read back byte-identical), sorted keys for
-// nlohmann::json.
+// "feature_lists" hold the proto wrapper objects) and appends the serialized message to *out
+// (on an error, *out holds partial bytes to drop; converters write straight into the buffer
+// they frame records in). Map entries come out in the text's order, so
+// that printed records read back byte-identical. The text is parsed into a compact JsonTape
+// (json_tape.h) and encoded from there: memory is a few times the text, whatever its values.
 // proto-json input is read as protobuf's parser reads it: original field names (bytes_list,
 // feature_lists, ...) as well as camelCase, null for an absent field, int64 as strings or
 // numbers, floats as numbers or strings, standard or URL-safe base64 with optional padding;
 // unknown fields are errors.
-// Errors (kInvalidData) say what does not fit and where, as a path into the object
+// Errors (kInvalidData): the text is not valid JSON or repeats a key (JsonTape::Parse's
+// messages), or they say what does not fit and where, as a path into the object
 // (`features.feature["age"].int64List.value[2]: expected an int64, got the string "x"`,
 // `["age"][1]: mixed kinds in one list (numbers and strings)`): nested objects or arrays,
 // mixed kinds in one list, integers beyond int64, floats beyond float32, bad base64, unknown
-// fields. Never throws.
+// fields. Never throws. Does not limit nesting: run PrescanJson (convert/json_prescan.h) on
+// untrusted text first. One reader per thread; its buffers are reused from line to line.
+class JsonRecordReader {
+ public:
+  Status ReadExample(std::string_view text, ByteBuffer* out);
+  Status ReadSequenceExample(std::string_view text, ByteBuffer* out);
+  // Gives memory back after a large line (see JsonTape::ReleaseIfLarger).
+  void ReleaseIfLarger(size_t bytes) { tape_.ReleaseIfLarger(bytes); }
+
+ private:
+  JsonTape tape_;
+};
+
+// The same for a value already parsed by nlohmann (tests and fuzzers): its text is read as
+// above and decoded into *out. Map entries in the value's iteration order (sorted keys for
+// nlohmann::json).
 Status ExampleFromJson(const nlohmann::json& value, Example* out);
 Status SequenceExampleFromJson(const nlohmann::json& value, SequenceExample* out);
 Status ExampleFromJson(const nlohmann::ordered_json& value, Example* out);

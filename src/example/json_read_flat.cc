@@ -11,13 +11,14 @@
 
 #include "common/float32_exact.h"
 #include "example/json_read_internal.h"
+#include "example/wire_format.h"
 
 namespace tfq::internal {
 namespace {
 
 bool IsNonFiniteName(const Json& v) {
   if (!v.is_string()) return false;
-  const std::string& s = v.get_ref<const std::string&>();
+  const std::string_view s = v.string();
   return s == "NaN" || s == "Infinity" || s == "-Infinity";
 }
 
@@ -27,8 +28,8 @@ bool IsIntegerLike(const Json& v) { return v.is_number_integer() || v.is_boolean
 
 // The kind named by a typed list's key ({"int64": [...]}), or kNone.
 FeatureKind TypedListKind(const Json& v) {
-  if (!v.is_object() || v.size() != 1 || !v.begin()->is_array()) return FeatureKind::kNone;
-  const std::string& key = v.begin().key();
+  if (!v.is_object() || v.size() != 1 || !v.members().value().is_array()) return FeatureKind::kNone;
+  const std::string_view key = v.members().key();
   if (key == "int64") return FeatureKind::kInt64;
   if (key == "float") return FeatureKind::kFloat;
   if (key == "bytes") return FeatureKind::kBytes;
@@ -39,7 +40,7 @@ std::string At(const std::string& where, size_t i) { return where + "[" + std::t
 
 Status ToInt64(const Json& v, const std::string& where, int64_t* out) {
   if (v.is_boolean()) {
-    *out = v.get<bool>() ? 1 : 0;
+    *out = v.boolean() ? 1 : 0;
     return Status::OK();
   }
   return JsonToInt64(v, false, where, out);
@@ -62,43 +63,69 @@ Status ToFloat(const Json& v, const std::string& where, float* out) {
   return Status::OK();
 }
 
-Status ToBytes(const Json& v, const std::string& where, std::string* out) {
+Status ToBytes(const Json& v, const std::string& where, WireWriter* out) {
   if (v.is_string()) {
-    *out = v.get<std::string>();
+    out->Bytes(wire::kListValue, v.string());
     return Status::OK();
   }
-  if (IsBase64Object(v)) return Base64ToBytes(v.at("base64"), where + ".base64", out);
+  if (IsBase64Object(v)) return Base64ToBytesValue(v.find("base64"), where + ".base64", out);
   return JsonError(where, "expected a string or {\"base64\": \"...\"}, got " + std::string(JsonTypeName(v)));
 }
 
-// Appends one value of a list of `kind` to *out.
-Status AppendValue(const Json& v, FeatureKind kind, const std::string& where, Feature* out) {
+// Writes one value of a list of `kind` (inside the list message; int64 and float packed).
+Status AppendValue(const Json& v, FeatureKind kind, const std::string& where, WireWriter* out) {
   switch (kind) {
-    case FeatureKind::kInt64: return ToInt64(v, where, &out->int64_list.emplace_back());
-    case FeatureKind::kFloat: return ToFloat(v, where, &out->float_list.emplace_back());
-    case FeatureKind::kBytes: return ToBytes(v, where, &out->bytes_list.emplace_back());
+    case FeatureKind::kInt64: {
+      int64_t i = 0;
+      TFQ_RETURN_IF_ERROR(ToInt64(v, where, &i));
+      out->Varint(static_cast<uint64_t>(i));
+      return Status::OK();
+    }
+    case FeatureKind::kFloat: {
+      float f = 0;
+      TFQ_RETURN_IF_ERROR(ToFloat(v, where, &f));
+      out->Fixed32(f);
+      return Status::OK();
+    }
+    case FeatureKind::kBytes: return ToBytes(v, where, out);
     case FeatureKind::kNone: break;
   }
   return Status::OK();
 }
 
-Status ConvertList(const Json& list, FeatureKind kind, const std::string& where, Feature* out) {
-  out->kind = kind;
-  switch (kind) {
-    case FeatureKind::kInt64: out->int64_list.reserve(list.size()); break;
-    case FeatureKind::kFloat: out->float_list.reserve(list.size()); break;
-    case FeatureKind::kBytes: out->bytes_list.reserve(list.size()); break;
-    case FeatureKind::kNone: break;
+uint32_t OneofField(FeatureKind kind) {
+  return kind == FeatureKind::kBytes   ? wire::kFeatureBytesList
+         : kind == FeatureKind::kFloat ? wire::kFeatureFloatList
+                                       : wire::kFeatureInt64List;
+}
+
+// Writes a Feature's contents: the list message of `kind` holding `values` (one value, or the
+// elements of an array).
+Status WriteList(const Json& values, bool one_value, FeatureKind kind, const std::string& where,
+                 WireWriter* out) {
+  const size_t list = out->Open(OneofField(kind));
+  const bool packed = kind != FeatureKind::kBytes;
+  const size_t packed_mark = packed ? out->Open(wire::kListValue) : 0;
+  size_t n = 0;
+  if (one_value) {
+    TFQ_RETURN_IF_ERROR(AppendValue(values, kind, where, out));
+    n = 1;
+  } else {
+    for (JsonMembers m = values.members(); !m.done(); m.Next(), ++n) {
+      TFQ_RETURN_IF_ERROR(AppendValue(m.value(), kind, At(where, n), out));
+    }
   }
-  for (size_t i = 0; i < list.size(); ++i) TFQ_RETURN_IF_ERROR(AppendValue(list[i], kind, At(where, i), out));
+  if (packed) n == 0 ? out->Drop(packed_mark) : out->Close(packed_mark);  // proto3: no empty packed field
+  out->Close(list);
   return Status::OK();
 }
 
 // The kind the values of an untyped list say.
 Status InferKind(const Json& list, const std::string& where, FeatureKind* kind) {
   bool any_float = false, any_integer = false, any_non_finite = false, any_bytes = false;
-  for (size_t i = 0; i < list.size(); ++i) {
-    const Json& v = list[i];
+  size_t i = 0;
+  for (JsonMembers m = list.members(); !m.done(); m.Next(), ++i) {
+    const Json v = m.value();
     if (v.is_number_float()) {
       any_float = true;
     } else if (IsIntegerLike(v)) {
@@ -124,16 +151,17 @@ Status InferKind(const Json& list, const std::string& where, FeatureKind* kind) 
   return Status::OK();
 }
 
-Status FlatToFeature(const Json& value, bool allow_one_value, const std::string& where, Feature* out) {
-  *out = Feature();
+// Writes the contents of one Feature message.
+Status FlatToFeature(const Json& value, bool allow_one_value, const std::string& where, WireWriter* out) {
   if (value.is_array()) {
-    FeatureKind kind;
+    FeatureKind kind = FeatureKind::kNone;
     TFQ_RETURN_IF_ERROR(InferKind(value, where, &kind));
-    return ConvertList(value, kind, where, out);
+    return WriteList(value, false, kind, where, out);
   }
   const FeatureKind typed = TypedListKind(value);
   if (typed != FeatureKind::kNone) {
-    return ConvertList(*value.begin(), typed, where + "." + value.begin().key(), out);
+    const JsonMembers list = value.members();
+    return WriteList(list.value(), false, typed, where + "." + std::string(list.key()), out);
   }
   const bool one_value = value.is_number() || value.is_boolean() || value.is_string() || IsBase64Object(value);
   if (!allow_one_value || !one_value) {
@@ -142,49 +170,55 @@ Status FlatToFeature(const Json& value, bool allow_one_value, const std::string&
                                 "({\"int64\": [...]}, {\"float\": [...]}, {\"bytes\": [...]}), got " +
                                 std::string(JsonTypeName(value)));
   }
-  out->kind = value.is_number_float()  ? FeatureKind::kFloat
-              : IsIntegerLike(value) ? FeatureKind::kInt64
-                                     : FeatureKind::kBytes;  // "NaN" alone is a string
-  return AppendValue(value, out->kind, where, out);
+  const FeatureKind kind = value.is_number_float()  ? FeatureKind::kFloat
+                           : IsIntegerLike(value) ? FeatureKind::kInt64
+                                                  : FeatureKind::kBytes;  // "NaN" alone is a string
+  return WriteList(value, true, kind, where, out);
 }
 
 }  // namespace
 
 bool IsFlatValueObject(const Json& value) {
   return TypedListKind(value) != FeatureKind::kNone ||
-         (IsBase64Object(value) && value.begin()->is_string());
+         (IsBase64Object(value) && value.members().value().is_string());
 }
 
-Status FlatToFeatures(const Json& object, const std::string& where, FeatureMap* out) {
-  out->clear();
+Status FlatToFeatures(const Json& object, const std::string& where, WireWriter* out) {
   if (!object.is_object()) {
     return JsonError(where, "expected an object, got " + std::string(JsonTypeName(object)));
   }
-  out->reserve(object.size());
-  for (auto it = object.begin(); it != object.end(); ++it) {
-    out->emplace_back(it.key(), Feature());
-    TFQ_RETURN_IF_ERROR(
-        FlatToFeature(it.value(), true, where + "[" + QuotedKey(it.key()) + "]", &out->back().second));
+  for (JsonMembers m = object.members(); !m.done(); m.Next()) {
+    const size_t entry = out->Open(wire::kFeaturesFeature);
+    out->Bytes(wire::kMapKey, m.key());
+    const size_t feature = out->Open(wire::kMapValue);
+    TFQ_RETURN_IF_ERROR(FlatToFeature(m.value(), true, where + "[" + QuotedKey(m.key()) + "]", out));
+    out->Close(feature);
+    out->Close(entry);
   }
   return Status::OK();
 }
 
-Status FlatToFeatureLists(const Json& object, const std::string& where,
-                          std::vector<std::pair<std::string, std::vector<Feature>>>* out) {
-  out->clear();
+Status FlatToFeatureLists(const Json& object, const std::string& where, WireWriter* out) {
   if (!object.is_object()) {
     return JsonError(where, "expected an object, got " + std::string(JsonTypeName(object)));
   }
-  for (auto it = object.begin(); it != object.end(); ++it) {
-    const std::string list_where = where + "[" + QuotedKey(it.key()) + "]";
-    const Json& steps = it.value();
+  for (JsonMembers m = object.members(); !m.done(); m.Next()) {
+    const std::string list_where = where + "[" + QuotedKey(m.key()) + "]";
+    const Json steps = m.value();
     if (!steps.is_array()) {
       return JsonError(list_where, "expected an array of steps, got " + std::string(JsonTypeName(steps)));
     }
-    out->emplace_back(it.key(), std::vector<Feature>(steps.size()));
-    for (size_t i = 0; i < steps.size(); ++i) {
-      TFQ_RETURN_IF_ERROR(FlatToFeature(steps[i], false, At(list_where, i), &out->back().second[i]));
+    const size_t entry = out->Open(wire::kFeatureListsFeatureList);
+    out->Bytes(wire::kMapKey, m.key());
+    const size_t list = out->Open(wire::kMapValue);
+    size_t i = 0;
+    for (JsonMembers step = steps.members(); !step.done(); step.Next(), ++i) {
+      const size_t feature = out->Open(wire::kFeatureListFeature);
+      TFQ_RETURN_IF_ERROR(FlatToFeature(step.value(), false, At(list_where, i), out));
+      out->Close(feature);
     }
+    out->Close(list);
+    out->Close(entry);
   }
   return Status::OK();
 }

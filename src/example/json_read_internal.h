@@ -1,25 +1,49 @@
 // Shared pieces of the JSON readers (json_read*.cc). Internal to src/example.
 //
+// The readers walk a JsonTape (json_tape.h) and write the serialized message straight into a
+// WireWriter, in the order protobuf's serializer writes it, so that no Example is built on the
+// way: a line of tiny values would otherwise hold a std::string or a Feature per value.
+//
 // Errors are kInvalidData "<where>: <what>", where <where> is a path into the JSON object in the
-// form's own terms (`features.feature["age"].int64List.value[2]`, `"age"[2]`). The readers
-// inspect types before every access, so nlohmann never throws on their account; the public
-// functions still catch its exceptions at the boundary.
+// form's own terms (`features.feature["age"].int64List.value[2]`, `"age"[2]`). On an error the
+// bytes written so far are meaningless; the caller drops them.
 #ifndef TFQ_EXAMPLE_JSON_READ_INTERNAL_H_
 #define TFQ_EXAMPLE_JSON_READ_INTERNAL_H_
 
 #include <string>
 #include <string_view>
 
-#include <nlohmann/json.hpp>
-
+#include "common/byte_buffer.h"
 #include "common/status.h"
-#include "example/example.h"
+#include "example/example_view.h"
+#include "example/json_tape.h"
 
 namespace tfq::internal {
 
-// Ordered: map entries come out in the order the JSON text lists them, so that JSON lines printed
-// from a TFRecord file read back into the same bytes (nlohmann::json would sort the keys).
-using Json = nlohmann::ordered_json;
+using Json = JsonNode;
+
+// Appends protobuf fields whose lengths are known only once their contents are written: Open
+// writes the tag and a one-byte length, Close fixes the length (moving the contents when it needs
+// more bytes, which happens once per byte per nesting level at most).
+class WireWriter {
+ public:
+  explicit WireWriter(ByteBuffer* out) : out_(out) {}
+  // Starts length-delimited field `field` (< 16); returns its mark for Close or Drop.
+  size_t Open(uint32_t field);
+  void Close(size_t mark);
+  void Drop(size_t mark) { out_->CommitTo(out_->data() + mark); }  // as if never opened
+  size_t size() const { return out_->size(); }
+  void Bytes(uint32_t field, std::string_view value);
+  void Varint(uint64_t value);
+  void Fixed32(float value);
+  // Moves the bytes from `middle` to the end in front of those from `begin` to `middle`.
+  void Rotate(size_t begin, size_t middle);
+  std::string* scratch() { return &scratch_; }  // for a value decoded before it is written
+
+ private:
+  ByteBuffer* out_;
+  std::string scratch_;
+};
 
 Status JsonError(const std::string& where, std::string_view what);
 // "a string", "an array", "null", ... for messages.
@@ -32,21 +56,21 @@ std::string QuotedKey(std::string_view key);
 Status JsonToFloat(const Json& value, bool allow_numeric_strings, const std::string& where, float* out);
 // A JSON integer within int64 (or, with `allow_strings`, a decimal string: proto-json's form).
 Status JsonToInt64(const Json& value, bool allow_strings, const std::string& where, int64_t* out);
-Status Base64ToBytes(const Json& value, const std::string& where, std::string* out);
+// Writes the decoded bytes as a list value (field 1) of a BytesList.
+Status Base64ToBytesValue(const Json& value, const std::string& where, WireWriter* out);
 
 // The proto-json form (protobuf's JSON mapping; both camelCase and original field names).
-Status ProtoJsonToFeatures(const Json& features, const std::string& where, FeatureMap* out);
-Status ProtoJsonToFeatureLists(const Json& lists, const std::string& where,
-                               std::vector<std::pair<std::string, std::vector<Feature>>>* out);
+// Each writes a map's entries (the contents of a Features or FeatureLists message).
+Status ProtoJsonToFeatures(const Json& features, const std::string& where, WireWriter* out);
+Status ProtoJsonToFeatureLists(const Json& lists, const std::string& where, WireWriter* out);
 
 // The flat form: {"key": [values...]} with the kind inferred from the values.
 // Whether `value` is one of the two objects the flat form has for a feature's value: a typed
 // list ({"int64": [...]}, {"float": [...]}, {"bytes": [...]}) or one {"base64": "..."} value.
 // Form detection uses it to tell a flat feature named "features" or "feature" from proto-json.
 bool IsFlatValueObject(const Json& value);
-Status FlatToFeatures(const Json& object, const std::string& where, FeatureMap* out);
-Status FlatToFeatureLists(const Json& object, const std::string& where,
-                          std::vector<std::pair<std::string, std::vector<Feature>>>* out);
+Status FlatToFeatures(const Json& object, const std::string& where, WireWriter* out);
+Status FlatToFeatureLists(const Json& object, const std::string& where, WireWriter* out);
 
 }  // namespace tfq::internal
 

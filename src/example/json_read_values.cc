@@ -1,17 +1,66 @@
-// Scalar conversions shared by the two JSON readers (json_read_internal.h).
+// Scalar conversions shared by the two JSON readers, and their WireWriter (json_read_internal.h).
 #include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <string_view>
+
+#include <nlohmann/json.hpp>
 
 #include "common/base64.h"
 #include "common/json_output.h"
 #include "common/json_text.h"
 #include "example/json_read_internal.h"
+#include "example/wire_format.h"
 
 namespace tfq::internal {
+
+size_t WireWriter::Open(uint32_t field) {
+  const size_t mark = out_->size();
+  char* p = out_->Reserve(2);
+  p[0] = static_cast<char>(wire::MakeTag(field, wire::kLengthDelimited));
+  p[1] = 0;
+  out_->CommitTo(p + 2);
+  return mark;
+}
+
+void WireWriter::Close(size_t mark) {
+  const size_t length = out_->size() - mark - 2;
+  if (length < 0x80) {
+    out_->data()[mark + 1] = static_cast<char>(length);
+    return;
+  }
+  const size_t extra = wire::VarintSize(length) - 1;
+  char* end = out_->Reserve(extra) + extra;
+  char* contents = out_->data() + mark + 2;
+  std::memmove(contents + extra, contents, length);
+  wire::EncodeVarint(length, out_->data() + mark + 1);
+  out_->CommitTo(end);
+}
+
+void WireWriter::Bytes(uint32_t field, std::string_view value) {
+  char* p = out_->Reserve(1 + wire::kMaxVarintBytes + value.size());
+  *p++ = static_cast<char>(wire::MakeTag(field, wire::kLengthDelimited));
+  p = wire::EncodeVarint(value.size(), p);
+  if (!value.empty()) std::memcpy(p, value.data(), value.size());
+  out_->CommitTo(p + value.size());
+}
+
+void WireWriter::Varint(uint64_t value) {
+  char* p = out_->Reserve(wire::kMaxVarintBytes);
+  out_->CommitTo(wire::EncodeVarint(value, p));
+}
+
+void WireWriter::Fixed32(float value) {
+  out_->Append(&value, 4);  // little-endian host (wire_format.h)
+}
+
+void WireWriter::Rotate(size_t begin, size_t middle) {
+  char* data = out_->data();
+  std::rotate(data + begin, data + middle, data + out_->size());
+}
 
 Status JsonError(const std::string& where, std::string_view what) {
   return Status::InvalidData(where.empty() ? std::string(what) : where + ": " + std::string(what));
@@ -19,18 +68,16 @@ Status JsonError(const std::string& where, std::string_view what) {
 
 std::string_view JsonTypeName(const Json& value) {
   switch (value.type()) {
-    case Json::value_t::null: return "null";
-    case Json::value_t::object: return "an object";
-    case Json::value_t::array: return "an array";
-    case Json::value_t::string: return "a string";
-    case Json::value_t::boolean: return value.get<bool>() ? "true" : "false";
-    case Json::value_t::number_integer:
-    case Json::value_t::number_unsigned: return "an integer";
-    case Json::value_t::number_float: return "a number";
-    case Json::value_t::binary: return "binary data";
-    case Json::value_t::discarded: break;
+    case Json::Type::kNull: break;
+    case Json::Type::kObject: return "an object";
+    case Json::Type::kArray: return "an array";
+    case Json::Type::kString: return "a string";
+    case Json::Type::kBoolean: return value.boolean() ? "true" : "false";
+    case Json::Type::kInteger:
+    case Json::Type::kUnsigned: return "an integer";
+    case Json::Type::kFloat: return "a number";
   }
-  return "an invalid value";
+  return "null";
 }
 
 std::string QuotedKey(std::string_view key) {
@@ -41,7 +88,7 @@ std::string QuotedKey(std::string_view key) {
 
 namespace {
 
-bool NonFiniteName(const std::string& s, float* out) {
+bool NonFiniteName(std::string_view s, float* out) {
   if (s == "NaN") *out = std::numeric_limits<float>::quiet_NaN();
   else if (s == "Infinity") *out = std::numeric_limits<float>::infinity();
   else if (s == "-Infinity") *out = -std::numeric_limits<float>::infinity();
@@ -72,7 +119,7 @@ long DecimalExponent(std::string_view s) {
   return exponent + (first < point ? static_cast<long>(point - first)
                                    : -static_cast<long>(first - point - 1));
 }
-Decimal ParseDecimalFloat(const std::string& s, float* out) {
+Decimal ParseDecimalFloat(std::string_view s, float* out) {
   const char* p = s.data();
   const char* end = p + s.size();
   const char* digits = p + (p < end && *p == '-');
@@ -97,23 +144,23 @@ Decimal ParseDecimalFloat(const std::string& s, float* out) {
 
 Status JsonToFloat(const Json& value, bool allow_numeric_strings, const std::string& where, float* out) {
   if (value.is_number_float()) {
-    const double d = value.get<double>();
+    const double d = value.number_float();
     *out = static_cast<float>(d);
     if (std::isfinite(d) && !std::isfinite(*out)) {
-      return JsonError(where, ToJsonText(value) + " is out of float32 range");
+      return JsonError(where, ToJsonText(nlohmann::json(d)) + " is out of float32 range");
     }
     return Status::OK();
   }
   if (value.is_number_unsigned()) {
-    *out = static_cast<float>(value.get<uint64_t>());
+    *out = static_cast<float>(value.unsigned_integer());
     return Status::OK();
   }
   if (value.is_number_integer()) {
-    *out = static_cast<float>(value.get<int64_t>());
+    *out = static_cast<float>(value.integer());
     return Status::OK();
   }
   if (value.is_string()) {
-    const std::string& s = value.get_ref<const std::string&>();
+    const std::string_view s = value.string();
     if (NonFiniteName(s, out)) return Status::OK();
     if (allow_numeric_strings) {
       switch (ParseDecimalFloat(s, out)) {
@@ -129,7 +176,7 @@ Status JsonToFloat(const Json& value, bool allow_numeric_strings, const std::str
 
 Status JsonToInt64(const Json& value, bool allow_strings, const std::string& where, int64_t* out) {
   if (value.is_number_unsigned()) {
-    const uint64_t u = value.get<uint64_t>();
+    const uint64_t u = value.unsigned_integer();
     if (u > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
       return JsonError(where, "integer " + std::to_string(u) + " is beyond int64");
     }
@@ -137,22 +184,22 @@ Status JsonToInt64(const Json& value, bool allow_strings, const std::string& whe
     return Status::OK();
   }
   if (value.is_number_integer()) {
-    *out = value.get<int64_t>();
+    *out = value.integer();
     return Status::OK();
   }
   if (value.is_number_float() && allow_strings) {  // protobuf accepts 3.0 for an int64 field
-    const double d = value.get<double>();
+    const double d = value.number_float();
     if (d == std::trunc(d) && d >= -0x1p63 && d < 0x1p63) {
       *out = static_cast<int64_t>(d);
       return Status::OK();
     }
-    return JsonError(where, "expected an int64, got " + ToJsonText(value));
+    return JsonError(where, "expected an int64, got " + ToJsonText(nlohmann::json(d)));
   }
   if (value.is_string() && allow_strings) {
-    const std::string& s = value.get_ref<const std::string&>();
+    const std::string_view s = value.string();
     auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), *out);
     if (ec == std::errc::result_out_of_range && ptr == s.data() + s.size()) {
-      return JsonError(where, "integer " + s + " is beyond int64");
+      return JsonError(where, "integer " + std::string(s) + " is beyond int64");
     }
     if (ec != std::errc() || ptr != s.data() + s.size() || s.empty()) {
       return JsonError(where, "expected an int64, got the string " + QuotedKey(s));
@@ -162,14 +209,16 @@ Status JsonToInt64(const Json& value, bool allow_strings, const std::string& whe
   return JsonError(where, "expected an int64, got " + std::string(JsonTypeName(value)));
 }
 
-Status Base64ToBytes(const Json& value, const std::string& where, std::string* out) {
+Status Base64ToBytesValue(const Json& value, const std::string& where, WireWriter* out) {
   if (!value.is_string()) {
     return JsonError(where, "expected a base64 string, got " + std::string(JsonTypeName(value)));
   }
-  out->clear();
-  if (!DecodeBase64(value.get_ref<const std::string&>(), out)) {
-    return JsonError(where, "bad base64 " + QuotedKey(value.get_ref<const std::string&>()));
+  std::string* bytes = out->scratch();
+  bytes->clear();
+  if (!DecodeBase64(value.string(), bytes)) {
+    return JsonError(where, "bad base64 " + QuotedKey(value.string()));
   }
+  out->Bytes(wire::kListValue, *bytes);
   return Status::OK();
 }
 

@@ -214,12 +214,13 @@ def jsonl_many_keys(keys, form):
     out.write(b"{" + members + b"}\n" if form == "flat" else b'{"features":{"feature":{' + members + b"}}}\n")
 
 
-def jsonl_many_values(count, value):
-    """One flat JSON line holding one list of `count` copies of `value` (e.g. "" or 0)."""
-    out.write(b'{"x":[')
+def jsonl_many_values(count, value, head='{"x":[', tail="]}"):
+    """One JSON line holding one list of `count` copies of `value` (e.g. "" or 0) between `head`
+    and `tail`: a flat list by default, or any form's list (a proto-json value list, steps)."""
+    out.write(head.encode())
     value = value.encode()
     repeat((value + b",") * 65536, (int(count) - 1) * (len(value) + 1))
-    out.write(value + b"]}\n")
+    out.write(value + tail.encode() + b"\n")
 
 
 def records_distinct_keys(records, keys_per_record):

@@ -207,9 +207,30 @@ bounded 64 10 3 "$TFQ" convert "$WORK/deep.jsonl" -o "$WORK/deep.tfrecord"
 expect_stderr_contains "$WORK/deep.jsonl: line 1: JSON nested deeper than 64 levels"
 bounded 400 60 1 "$TFQ" convert - --from jsonl -o "$WORK/long.tfrecord" < <(gen jsonl-long-line 1000000000)
 expect_stderr_contains "<stdin>: line 1 is longer than 16777216 bytes, the limit that bounds memory; raise it with --max-row-size"
-# Many tiny values: the default --max-row-size for JSON (16 MiB) keeps a line under a gigabyte
-# (711 MB measured for empty strings, docs/limits.md); 64 MiB of them took 2.7 GB.
-bounded 1000 60 0 "$TFQ" convert - --from jsonl -o "$WORK/tiny.tfrecord" < <(gen jsonl-many-values 5592000 '""')
+# Many tiny values, one line just under the default --max-row-size (16 MiB), in every form: a
+# line takes at most about 10 times its length (docs/limits.md; 85-150 MB measured). Parsed
+# into an nlohmann tree and then an Example, the same lines took 219-908 MB (64 MiB of "" took
+# 2.7 GB).
+tiny_line() {  # MB VALUE HEAD TAIL [tfq flags...]: one line of VALUEs filling 16 MiB
+  local mb=$1 value=$2 head=$3 tail=$4; shift 4
+  local count=$(((16777216 - 1 - ${#head} - ${#tail}) / (${#value} + 1)))
+  bounded "$mb" 60 0 "$TFQ" convert - --from jsonl "$@" -o "$WORK/tiny.tfrecord" \
+    < <(gen jsonl-many-values "$count" "$value" "$head" "$tail")
+  expect_stderr_contains "wrote 1 records"
+}
+tiny_line 180 '""' '{"x":[' ']}'
+tiny_line 180 '0' '{"x":[' ']}'
+tiny_line 180 '0.5' '{"x":[' ']}'
+tiny_line 180 '{"base64":""}' '{"x":[' ']}'
+tiny_line 180 '0' '{"x":{"float":[' ']}}'
+tiny_line 180 '""' '{"features":{"feature":{"x":{"bytesList":{"value":[' ']}}}}}'
+tiny_line 180 '"0"' '{"features":{"feature":{"x":{"int64List":{"value":[' ']}}}}}'
+tiny_line 180 '[]' '{"feature_lists":{"x":[' ']}}' --sequence
+tiny_line 180 '{}' '{"featureLists":{"featureList":{"x":{"feature":[' ']}}}}' --sequence
+tiny_line 180 '{"int64List":{}}' '{"context":{"feature":{"c":{}}},"feature_lists":{"feature_list":{"x":{"feature":[' ']}}}}' --sequence
+# Many keys, flat and proto-json (about 15 MB each).
+bounded 180 60 0 "$TFQ" convert - --from jsonl -o "$WORK/tiny.tfrecord" < <(gen jsonl-many-keys 800000 flat)
+bounded 180 60 0 "$TFQ" convert - --from jsonl -o "$WORK/tiny.tfrecord" < <(gen jsonl-many-keys 370000 proto)
 bounded 64 10 1 "$TFQ" convert - --from jsonl -o "$WORK/tiny.tfrecord" < <(gen jsonl-many-values 22000000 '""')
 expect_stderr_contains "line 1 is longer than 16777216 bytes, the limit that bounds memory"
 printf '{"x":[1e999999]}\n' > "$WORK/bignum.jsonl"

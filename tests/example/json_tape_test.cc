@@ -1,0 +1,154 @@
+// JsonTape: every JSON type read back, members in text order, repeated keys refused with their
+// path, syntax errors with the byte offset, time linear in the number of keys (sized so that a
+// quadratic parser would run past the ctest timeout).
+#include "example/json_tape.h"
+
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <limits>
+#include <string>
+
+namespace tfq {
+namespace {
+
+std::string Error(const std::string& text) {
+  JsonTape tape;
+  Status s = tape.Parse(text);
+  REQUIRE_FALSE(s.ok());
+  CHECK(s.code() == StatusCode::kInvalidData);
+  return s.message();
+}
+
+// The keys of an object (or "" per array element), in order, joined by ','.
+std::string Keys(const JsonNode& node) {
+  std::string keys;
+  for (JsonMembers m = node.members(); !m.done(); m.Next()) keys += std::string(m.key()) + ",";
+  return keys;
+}
+
+}  // namespace
+
+TEST_CASE("members keep the text's order; values of every type") {
+  JsonTape tape;
+  REQUIRE(tape.Parse(R"({"z":[1,-2,1.5,"s",true,null,false],"a":{"y":{},"b":[]},"e\u00e9\n":"x\"\\y"})").ok());
+  const JsonNode root = tape.root();
+  REQUIRE(root.is_object());
+  CHECK(Keys(root) == "z,a,e\xc3\xa9\n,");
+  CHECK(root.size() == 3);
+  const JsonNode z = root.find("z");
+  REQUIRE(z.is_array());
+  CHECK(z.size() == 7);
+  JsonMembers m = z.members();
+  CHECK((m.value().is_number_unsigned() && m.value().integer() == 1));
+  m.Next();
+  CHECK((m.value().is_number_integer() && !m.value().is_number_unsigned() && m.value().integer() == -2));
+  m.Next();
+  CHECK((m.value().is_number_float() && m.value().number_float() == 1.5));
+  m.Next();
+  CHECK((m.value().is_string() && m.value().string() == "s"));
+  m.Next();
+  CHECK((m.value().is_boolean() && m.value().boolean()));
+  m.Next();
+  CHECK(m.value().is_null());
+  m.Next();
+  CHECK((m.value().is_boolean() && !m.value().boolean()));
+  m.Next();
+  CHECK(m.done());
+  const JsonNode a = root.find("a");
+  CHECK((a.is_object() && Keys(a) == "y,b,"));
+  CHECK((a.find("y").is_object() && a.find("y").empty() && a.find("b").is_array() && a.find("b").empty()));
+  CHECK_FALSE(a.find("z").valid());
+  CHECK_FALSE(a.contains("z"));
+  CHECK(root.find("e\xc3\xa9\n").string() == "x\"\\y");
+}
+
+TEST_CASE("integers of every size come back exactly") {
+  JsonTape tape;
+  REQUIRE(tape.Parse("[18446744073709551615,9223372036854775807,-9223372036854775808,"
+                     "576460752303423487,576460752303423488,-576460752303423488,-576460752303423489,"
+                     "1152921504606846975,1152921504606846976,0,-0,1e300]")
+              .ok());
+  JsonMembers m = tape.root().members();
+  CHECK((m.value().is_number_unsigned() && m.value().unsigned_integer() == UINT64_MAX));
+  m.Next();
+  CHECK(m.value().integer() == INT64_MAX);
+  m.Next();
+  CHECK((!m.value().is_number_unsigned() && m.value().integer() == INT64_MIN));
+  m.Next();
+  CHECK(m.value().integer() == (int64_t{1} << 59) - 1);
+  m.Next();
+  CHECK(m.value().integer() == (int64_t{1} << 59));
+  m.Next();
+  CHECK(m.value().integer() == -(int64_t{1} << 59));
+  m.Next();
+  CHECK(m.value().integer() == -(int64_t{1} << 59) - 1);
+  m.Next();
+  CHECK(m.value().unsigned_integer() == (uint64_t{1} << 60) - 1);
+  m.Next();
+  CHECK(m.value().unsigned_integer() == (uint64_t{1} << 60));
+  m.Next();
+  CHECK((m.value().is_number_unsigned() && m.value().integer() == 0));
+  m.Next();
+  CHECK(m.value().integer() == 0);
+  m.Next();
+  CHECK((m.value().is_number_float() && m.value().number_float() == 1e300));
+}
+
+TEST_CASE("a value that is not an object or array; a tape parsed again forgets the old text") {
+  JsonTape tape;
+  REQUIRE(tape.Parse(R"("text")").ok());
+  CHECK(tape.root().string() == "text");
+  REQUIRE(tape.Parse("[[],[[]],{}]").ok());
+  CHECK(tape.root().size() == 3);
+  tape.ReleaseIfLarger(0);
+  REQUIRE(tape.Parse("7").ok());
+  CHECK(tape.root().integer() == 7);
+}
+
+TEST_CASE("a repeated key is an error naming it and the objects around it") {
+  CHECK(Error(R"({"a":[1],"a":[2]})") == R"(duplicate key "a" (each key may appear once; the value would be lost))");
+  CHECK(Error(R"({"features":{"feature":{"x":{},"y":{},"x":{}}}})") ==
+        R"(duplicate key "x" in ["features"]["feature"] (each key may appear once; the value would be lost))");
+  CHECK(Error(R"({"l":[{},{"k":1,"k":2}]})") ==
+        R"(duplicate key "k" in ["l"][1] (each key may appear once; the value would be lost))");
+  // Past the linear-scan size, found through the hash set.
+  std::string wide = "{";
+  for (int i = 0; i < 100; ++i) wide += "\"k" + std::to_string(i) + "\":" + std::to_string(i) + ",";
+  CHECK(Error(wide + "\"k7\":0}").rfind(R"(duplicate key "k7")", 0) == 0);
+  CHECK(Error(wide + "\"k99\":0}").rfind(R"(duplicate key "k99")", 0) == 0);
+  JsonTape tape;
+  CHECK(tape.Parse(wide + "\"k100\":0}").ok());
+  CHECK(tape.root().size() == 101);
+  // The same key in sibling objects is fine, and a key may repeat a string value.
+  CHECK(tape.Parse(R"({"a":{"k":1},"b":{"k":1},"c":"a"})").ok());
+}
+
+TEST_CASE("text that is not JSON is an error with the byte offset") {
+  CHECK(Error(R"({"a":[1,]})").rfind("not valid JSON at byte 8 (syntax error", 0) == 0);
+  CHECK(Error("{\"a\":\"\xff\"}").rfind("not valid JSON at byte", 0) == 0);
+  CHECK(Error("{\"\xff\":1}").rfind("not valid JSON at byte", 0) == 0);  // invalid UTF-8 key
+  CHECK(Error(R"({"a":1} x)").rfind("not valid JSON", 0) == 0);
+  CHECK(Error("").rfind("not valid JSON", 0) == 0);
+}
+
+TEST_CASE("hostile: an object of 1,000,000 keys parses in linear time") {
+  // ordered_json's own parser compares each key with every earlier one: 5e11 comparisons here,
+  // about half an hour per object (200,000 keys took 75 s), past ctest's default timeout of
+  // 1500 s; linear, it takes about a second.
+  for (const bool nested : {false, true}) {
+    std::string text = nested ? R"({"features":{"feature":{)" : "{";
+    for (int i = 0; i < 1000000; ++i) {
+      if (i > 0) text += ',';
+      text += "\"key" + std::to_string(i) + "\":[" + std::to_string(i) + "]";
+    }
+    text += nested ? "}}}" : "}";
+    JsonTape tape;
+    REQUIRE(tape.Parse(text).ok());
+    const JsonNode map = nested ? tape.root().find("features").find("feature") : tape.root();
+    CHECK(map.size() == 1000000);
+    CHECK(map.find("key999999").members().value().integer() == 999999);
+  }
+}
+
+}  // namespace tfq
