@@ -12,7 +12,7 @@
 namespace tfq {
 namespace {
 
-std::string Error(const std::string& text) {
+std::string TapeError(const std::string& text) {
   JsonTape tape;
   Status s = tape.Parse(text);
   REQUIRE_FALSE(s.ok());
@@ -107,16 +107,16 @@ TEST_CASE("a value that is not an object or array; a tape parsed again forgets t
 }
 
 TEST_CASE("a repeated key is an error naming it and the objects around it") {
-  CHECK(Error(R"({"a":[1],"a":[2]})") == R"(duplicate key "a" (each key may appear once; the value would be lost))");
-  CHECK(Error(R"({"features":{"feature":{"x":{},"y":{},"x":{}}}})") ==
+  CHECK(TapeError(R"({"a":[1],"a":[2]})") == R"(duplicate key "a" (each key may appear once; the value would be lost))");
+  CHECK(TapeError(R"({"features":{"feature":{"x":{},"y":{},"x":{}}}})") ==
         R"(duplicate key "x" in ["features"]["feature"] (each key may appear once; the value would be lost))");
-  CHECK(Error(R"({"l":[{},{"k":1,"k":2}]})") ==
+  CHECK(TapeError(R"({"l":[{},{"k":1,"k":2}]})") ==
         R"(duplicate key "k" in ["l"][1] (each key may appear once; the value would be lost))");
   // Past the linear-scan size, found through the hash set.
   std::string wide = "{";
   for (int i = 0; i < 100; ++i) wide += "\"k" + std::to_string(i) + "\":" + std::to_string(i) + ",";
-  CHECK(Error(wide + "\"k7\":0}").rfind(R"(duplicate key "k7")", 0) == 0);
-  CHECK(Error(wide + "\"k99\":0}").rfind(R"(duplicate key "k99")", 0) == 0);
+  CHECK(TapeError(wide + "\"k7\":0}").rfind(R"(duplicate key "k7")", 0) == 0);
+  CHECK(TapeError(wide + "\"k99\":0}").rfind(R"(duplicate key "k99")", 0) == 0);
   JsonTape tape;
   CHECK(tape.Parse(wide + "\"k100\":0}").ok());
   CHECK(tape.root().size() == 101);
@@ -125,11 +125,11 @@ TEST_CASE("a repeated key is an error naming it and the objects around it") {
 }
 
 TEST_CASE("text that is not JSON is an error with the byte offset") {
-  CHECK(Error(R"({"a":[1,]})").rfind("not valid JSON at byte 8 (syntax error", 0) == 0);
-  CHECK(Error("{\"a\":\"\xff\"}").rfind("not valid JSON at byte", 0) == 0);
-  CHECK(Error("{\"\xff\":1}").rfind("not valid JSON at byte", 0) == 0);  // invalid UTF-8 key
-  CHECK(Error(R"({"a":1} x)").rfind("not valid JSON", 0) == 0);
-  CHECK(Error("").rfind("not valid JSON", 0) == 0);
+  CHECK(TapeError(R"({"a":[1,]})").rfind("not valid JSON at byte 8 (syntax error", 0) == 0);
+  CHECK(TapeError("{\"a\":\"\xff\"}").rfind("not valid JSON at byte", 0) == 0);
+  CHECK(TapeError("{\"\xff\":1}").rfind("not valid JSON at byte", 0) == 0);  // invalid UTF-8 key
+  CHECK(TapeError(R"({"a":1} x)").rfind("not valid JSON", 0) == 0);
+  CHECK(TapeError("").rfind("not valid JSON", 0) == 0);
 }
 
 TEST_CASE("hostile: an object of 1,000,000 keys parses in linear time") {
