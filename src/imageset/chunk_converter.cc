@@ -1,15 +1,13 @@
 #include "imageset/chunk_converter.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
+#include <memory>
 #include <new>
 #include <thread>
 
 #include "common/cpus.h"
+#include "io/paths.h"
+#include "io/random_access_file.h"
 #include "example/example.h"
 
 namespace tfq::imageset {
@@ -44,38 +42,21 @@ char* SourceBuffer::Resize(size_t n) {
 namespace {
 
 // Reads the regular file `path` into the buffer `resize(n)` returns; returns the bytes read.
+// Through the I/O seam (io/random_access_file.h); a file that shrinks while it is read is
+// hashed and converted as far as it goes.
 template <typename ResizeFn>
 Status ReadFile(const std::string& path, ResizeFn resize, size_t* got) {
   *got = 0;
-  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return Status::FromErrno(path, errno);
-  struct stat st;
-  if (fstat(fd, &st) != 0) {
-    const int err = errno;
-    close(fd);
-    return Status::FromErrno(path, err);
-  }
-  if (!S_ISREG(st.st_mode)) {
-    close(fd);
-    return Status::InvalidData(path + ": not a regular file");
-  }
-  const size_t size = static_cast<size_t>(st.st_size);
-  char* data = resize(size);
-  size_t done = 0;
-  while (done < size) {
-    const ssize_t n = read(fd, data + done, size - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      const int err = errno;
-      close(fd);
-      return Status::FromErrno(path, err);
+  Result<std::unique_ptr<RandomAccessFile>> file = RandomAccessFile::Open(path);
+  if (!file.ok()) {
+    // A directory, a pipe or a device among the images is bad data (exit 3), not a bad flag.
+    if (file.status().code() == StatusCode::kInvalidArgument && !LooksLikeUrl(path)) {
+      return Status::InvalidData(path + ": not a regular file");
     }
-    if (n == 0) break;  // the file shrank while we read it: hash and convert what is there
-    done += static_cast<size_t>(n);
+    return file.status();
   }
-  close(fd);
-  *got = done;
-  return Status::OK();
+  const size_t size = static_cast<size_t>((*file)->size());
+  return (*file)->Read(0, size, resize(size), got);
 }
 
 template <typename Work>
