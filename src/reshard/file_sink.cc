@@ -48,7 +48,7 @@ class FileSink final : public CopyingSink {
     return Status::OK();
   }
 
-  Status CopyFrom(std::shared_ptr<const SourceFile> source, uint64_t offset, uint64_t size) override {
+  Status CopyFrom(std::shared_ptr<const RandomAccessFile> source, uint64_t offset, uint64_t size) override {
     if (fd_ < 0) return Status::Internal(name_ + ": write after Close");
     if (!queue_) return Status::Internal(name_ + ": copying needs the writer thread");
     if (!error_.ok()) return error_;

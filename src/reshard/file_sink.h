@@ -28,7 +28,7 @@ class CopyingSink : public OutputStream {
  public:
   // Appends bytes [offset, offset + size) of `source` after everything written so far. Needs the
   // writer thread; adjacent ranges of one source are merged into one copy.
-  virtual Status CopyFrom(std::shared_ptr<const SourceFile> source, uint64_t offset,
+  virtual Status CopyFrom(std::shared_ptr<const RandomAccessFile> source, uint64_t offset,
                           uint64_t size) = 0;
 };
 

@@ -9,6 +9,7 @@
 
 #include "common/page_buffer.h"
 #include "reshard/file_sink.h"
+#include "reshard/record_source.h"
 #include "tfrecord/format.h"
 
 namespace tfq::reshard {
@@ -42,12 +43,11 @@ Status IndexedShuffle::Add(uint64_t key, uint32_t file, uint64_t framed_offset, 
   return Status::OK();
 }
 
-Status IndexedShuffle::OpenInputs(std::vector<std::shared_ptr<const SourceFile>>* inputs) const {
+Status IndexedShuffle::OpenInputs(std::vector<std::shared_ptr<const RandomAccessFile>>* inputs) const {
   for (const std::string& path : paths_) {
-    Result<std::unique_ptr<SourceFile>> input = SourceFile::OpenAgain(path);
-    if (!input.ok()) return input.status();
     // Records are read in key order: read-ahead would fetch their neighbours for nothing.
-    posix_fadvise(input.value()->fd(), 0, 0, POSIX_FADV_RANDOM);
+    Result<std::unique_ptr<RandomAccessFile>> input = OpenInputAgain(path, /*random_order=*/true);
+    if (!input.ok()) return input.status();
     inputs->push_back(std::move(input).value());
   }
   return Status::OK();
@@ -62,7 +62,7 @@ Status IndexedShuffle::Drain(const IndexedEmit& emit) {
   // What a run prefetches is the kernel's page cache, not this process's memory: at least the
   // largest record, so that every run takes one.
   const uint64_t budget = std::max(memory_ - ResidentBytes(), max_framed_);
-  std::vector<std::shared_ptr<const SourceFile>> inputs;
+  std::vector<std::shared_ptr<const RandomAccessFile>> inputs;
   TFQ_RETURN_IF_ERROR(OpenInputs(&inputs));
   // A page more than the largest record: each is read to its source's offset within a page,
   // the kernel's fast case (common/page_buffer.h).
@@ -86,13 +86,12 @@ Status IndexedShuffle::Drain(const IndexedEmit& emit) {
     });
     for (uint32_t k : order) {
       const RecordRef& r = refs_[begin + k];
-      posix_fadvise(inputs[r.file]->fd(), static_cast<off_t>(r.offset), static_cast<off_t>(RunCost(r)),
-                    POSIX_FADV_WILLNEED);
+      inputs[r.file]->WillNeed(r.offset, RunCost(r));
     }
     for (size_t i = begin; i < end; ++i) {
       const RecordRef& r = refs_[i];
       char* const scratch = PlaceAt(scratch_buffer.get(), r.offset);
-      TFQ_RETURN_IF_ERROR(ReadAllAt(inputs[r.file]->fd(), scratch, RunCost(r), r.offset, paths_[r.file]));
+      TFQ_RETURN_IF_ERROR(inputs[r.file]->ReadExactly(r.offset, RunCost(r), scratch));
       const std::string_view payload(scratch + tfrecord::kHeaderSize, r.size);
       // The first pass verified this record; if the bytes differ now, the file changed.
       if (tfrecord::DecodeFixed64(scratch) != r.size ||

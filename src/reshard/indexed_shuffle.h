@@ -43,7 +43,7 @@ static_assert(sizeof(RecordRef) == 24);
 // What Drain hands out for each record: the verified framed record (header, payload, footer;
 // valid during the call) and where it lies, for copying.
 using IndexedEmit = std::function<Status(std::string_view framed,
-                                         const std::shared_ptr<const SourceFile>& source,
+                                         const std::shared_ptr<const RandomAccessFile>& source,
                                          uint64_t framed_offset)>;
 
 class IndexedShuffle {
@@ -66,7 +66,7 @@ class IndexedShuffle {
  private:
   // What Drain holds: the references and one record (framed, and a page).
   uint64_t ResidentBytes() const;
-  Status OpenInputs(std::vector<std::shared_ptr<const SourceFile>>* inputs) const;
+  Status OpenInputs(std::vector<std::shared_ptr<const RandomAccessFile>>* inputs) const;
 
   const std::vector<std::string> paths_;
   const uint64_t memory_;

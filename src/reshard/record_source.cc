@@ -1,10 +1,7 @@
 #include "reshard/record_source.h"
 
-#include <fcntl.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
-#include <cerrno>
 #include <utility>
 
 #include "io/file_streams.h"
@@ -31,22 +28,18 @@ Result<OpenedRecordFile> OpenRecordFile(const std::string& path, const InputOpti
   // opened first (a FIFO opened and closed again would lose bytes, or kill its writer).
   struct stat st;
   if (path != "-" && stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
-    int fd;
-    do {
-      fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    } while (fd < 0 && errno == EINTR);
-    if (fd < 0) return Status::FromErrno(path, errno);
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {  // replaced since the stat()?
-      const int err = errno;
-      close(fd);
-      if (S_ISREG(st.st_mode)) return Status::FromErrno(path, err);
-      return OpenRecordFile(path, options);
-    }
-    opened.regular = true;
-    opened.file_bytes = static_cast<uint64_t>(st.st_size);
-    const int copy_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);  // offsets are explicit: sharing is fine
-    if (copy_fd >= 0) opened.source = std::make_shared<const SourceFile>(copy_fd);
-    opened.stream = NewRegularFileStream(path, fd, opened.file_bytes, ReadPattern::kReadAhead);
+    Result<std::unique_ptr<RandomAccessFile>> file = RandomAccessFile::Open(path);
+    if (file.ok()) {
+      // One open file for both: the stream reads it ahead, the copies read it at offsets.
+      Result<std::unique_ptr<InputStream>> stream = (*file)->OpenStream(ReadPattern::kReadAhead);
+      if (!stream.ok()) return stream.status();
+      opened.stream = std::move(stream).value();
+      opened.regular = true;
+      opened.file_bytes = (*file)->size();
+      opened.source = std::move(file).value();
+    } else if (file.status().code() != StatusCode::kInvalidArgument) {
+      return file.status();
+    }  // else no longer a regular file (replaced since the stat()): opened as a stream below
   }
   if (!opened.stream) {
     Result<std::unique_ptr<InputStream>> raw = OpenInputFile(path);
@@ -68,6 +61,17 @@ Result<OpenedRecordFile> OpenRecordFile(const std::string& path, const InputOpti
     opened.stream = NewDecompressingStream(std::move(opened.stream), c, options.decompression);
   }
   return opened;
+}
+
+Result<std::unique_ptr<RandomAccessFile>> OpenInputAgain(const std::string& path, bool random_order) {
+  Result<std::unique_ptr<RandomAccessFile>> file =
+      RandomAccessFile::Open(path, {.no_access_time = true, .random_order = random_order});
+  if (file.ok()) return file;
+  // "PATH: why" becomes "PATH: cannot open it again: why", the code kept.
+  const std::string& why = file.status().message();
+  const bool named = why.compare(0, path.size() + 2, path + ": ") == 0;
+  return Status(file.status().code(),
+                path + ": cannot open it again: " + (named ? why.substr(path.size() + 2) : why));
 }
 
 Result<InputSurvey> SurveyInputs(const std::vector<std::string>& paths, const InputOptions& options,

@@ -21,6 +21,7 @@
 #include "common/status.h"
 #include "io/compression.h"
 #include "io/input_stream.h"
+#include "io/random_access_file.h"
 #include "reshard/write_queue.h"
 #include "tfrecord/record_reader.h"
 
@@ -39,11 +40,16 @@ struct OpenedRecordFile {
   uint64_t file_bytes = 0;  // its size (regular files only)
   // For regular uncompressed files: the file, open for copying records out of it (the stream's
   // offsets are then file offsets).
-  std::shared_ptr<const SourceFile> source;
+  std::shared_ptr<const RandomAccessFile> source;
 };
 
 // Opens one input ("-" = standard input). Errors name the path.
 Result<OpenedRecordFile> OpenRecordFile(const std::string& path, const InputOptions& options);
+
+// Opens a regular input a second time, for the shuffles that read records again one at a time
+// (no access-time updates where permitted; `random_order`: no kernel read-ahead). An error says
+// so ("PATH: cannot open it again: ...").
+Result<std::unique_ptr<RandomAccessFile>> OpenInputAgain(const std::string& path, bool random_order = false);
 
 // What can be known about the inputs without reading them through.
 struct InputSurvey {
@@ -90,7 +96,7 @@ class RecordSource {
   size_t input_index() const { return input_; }
   const tfrecord::RecordReader* reader() const { return reader_.get(); }
   // The current input open for copying (OpenedRecordFile::source), or null.
-  const std::shared_ptr<const SourceFile>& source_file() const { return source_file_; }
+  const std::shared_ptr<const RandomAccessFile>& source_file() const { return source_file_; }
 
  private:
   bool OpenNext();
@@ -100,7 +106,7 @@ class RecordSource {
   const InputOptions options_;
   size_t input_ = 0;
   std::unique_ptr<tfrecord::RecordReader> reader_;
-  std::shared_ptr<const SourceFile> source_file_;
+  std::shared_ptr<const RandomAccessFile> source_file_;
   uint64_t records_ = 0;
   uint64_t finished_source_bytes_ = 0;
   mutable tfrecord::SkipReport skipped_;  // finished inputs; the current one is merged on demand

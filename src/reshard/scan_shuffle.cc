@@ -18,6 +18,7 @@
 #include "common/page_buffer.h"
 #include "reshard/checksum.h"
 #include "reshard/file_sink.h"
+#include "reshard/record_source.h"
 #include "tfrecord/format.h"
 
 namespace tfq::reshard {
@@ -181,10 +182,10 @@ Status ScanShuffle::Add(uint32_t file, uint64_t framed_offset, uint64_t size) {
 
 Status ScanShuffle::CheckSizes() const {
   for (size_t f = 0; f < file_ends_.size(); ++f) {
-    struct stat st;
-    if (fstat(inputs_[f]->fd(), &st) != 0) return Status::FromErrno(paths_[f], errno);
-    if (static_cast<uint64_t>(st.st_size) < file_ends_[f]) {
-      return Status::Corruption(paths_[f] + ": now " + std::to_string(st.st_size) +
+    Result<uint64_t> size = inputs_[f]->CurrentSize();
+    if (!size.ok()) return size.status();
+    if (size.value() < file_ends_[f]) {
+      return Status::Corruption(paths_[f] + ": now " + std::to_string(size.value()) +
                                 " bytes, but its records were read up to byte " + std::to_string(file_ends_[f]) +
                                 " (inputs must not change during a shuffle)");
     }
@@ -260,7 +261,7 @@ Status ScanShuffle::Copy(const Located* begin, const Located* end, char* block, 
     // Records close together in one file are read with one pread through the buffer: a system
     // call costs about as much as copying kScanMaxGap bytes. A lone record is read straight to
     // its place.
-    const int fd = inputs_[first->file]->fd();
+    const RandomAccessFile& input = *inputs_[first->file];
     uint64_t span_end = first->offset + first->size + tfrecord::kFramingOverhead;
     const Located* last = first + 1;
     while (last != end && last->file == first->file && last->offset >= span_end &&
@@ -271,10 +272,10 @@ Status ScanShuffle::Copy(const Located* begin, const Located* end, char* block, 
     }
     const std::string& path = paths_[first->file];
     if (last == first + 1) {
-      TFQ_RETURN_IF_ERROR(ReadAllAt(fd, block + first->dest, span_end - first->offset, first->offset, path));
+      TFQ_RETURN_IF_ERROR(input.ReadExactly(first->offset, span_end - first->offset, block + first->dest));
     } else {
       char* const span = PlaceAt(read_buffer, first->offset);
-      TFQ_RETURN_IF_ERROR(ReadAllAt(fd, span, span_end - first->offset, first->offset, path));
+      TFQ_RETURN_IF_ERROR(input.ReadExactly(first->offset, span_end - first->offset, span));
       for (const Located* r = first; r != last; ++r) {
         std::memcpy(block + r->dest, span + (r->offset - first->offset),
                     r->size + tfrecord::kFramingOverhead);
@@ -392,7 +393,7 @@ Status ScanShuffle::Drain(const ShuffleKeys& keys, const Emit& emit) {
   if (ranges.size() > UINT16_MAX + 1) return Status::Internal("shuffle: more key ranges than range_of_ can name");
   AssignRanges(keys, ranges);
   for (const std::string& path : paths_) {
-    Result<std::unique_ptr<SourceFile>> input = SourceFile::OpenAgain(path);
+    Result<std::unique_ptr<RandomAccessFile>> input = OpenInputAgain(path);
     if (!input.ok()) return input.status();
     inputs_.push_back(std::move(input).value());
   }

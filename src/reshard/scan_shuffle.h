@@ -152,7 +152,7 @@ class ScanShuffle {
   const std::vector<std::string> paths_;
   const uint64_t memory_;
   const size_t copiers_;
-  std::vector<std::unique_ptr<SourceFile>> inputs_;  // open during Drain
+  std::vector<std::unique_ptr<RandomAccessFile>> inputs_;  // open during Drain
   std::vector<PageBuffer> read_buffers_;  // one per copier, during Drain
   std::vector<uint32_t> sizes_;  // payload sizes, by global index
   std::vector<uint16_t> range_of_;  // by global index: the key range holding it (Drain)

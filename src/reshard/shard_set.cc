@@ -147,7 +147,7 @@ Status ShardSet::Write(uint64_t shard, std::string_view record, uint64_t hash) {
   return Status::OK();
 }
 
-Status ShardSet::CopyRecord(uint64_t shard, const std::shared_ptr<const SourceFile>& source,
+Status ShardSet::CopyRecord(uint64_t shard, const std::shared_ptr<const RandomAccessFile>& source,
                             uint64_t framed_offset, std::string_view record, uint64_t hash) {
   Result<Shard*> got = Get(shard);
   if (!got.ok()) return got.status();

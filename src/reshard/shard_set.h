@@ -89,7 +89,7 @@ class ShardSet {
   // `framed_offset`: an uncompressed shard copies them inside the kernel on the writer thread
   // (no copy through this process; adjacent records become one copy); otherwise `record` is
   // framed and written as by Write.
-  Status CopyRecord(uint64_t shard, const std::shared_ptr<const SourceFile>& source,
+  Status CopyRecord(uint64_t shard, const std::shared_ptr<const RandomAccessFile>& source,
                     uint64_t framed_offset, std::string_view record, uint64_t hash);
   // The same for a record already framed (`framed` = header, payload, footer, verified by the
   // caller; `hash` the payload's RecordHash): written as it is, without computing its CRC again.

@@ -347,7 +347,7 @@ Status ShuffleIndexed(const std::vector<std::string>& paths, const ShuffleOption
   // out of the input by the kernel.
   ShardCutter cut(source.records(), options.shards, set);
   TFQ_RETURN_IF_ERROR(shuffle.Drain([&](std::string_view framed,
-                                        const std::shared_ptr<const SourceFile>& file,
+                                        const std::shared_ptr<const RandomAccessFile>& file,
                                         uint64_t framed_offset) -> Status {
     Result<uint64_t> shard = cut.Next();
     if (!shard.ok()) return shard.status();

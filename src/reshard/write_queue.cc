@@ -1,6 +1,5 @@
 #include "reshard/write_queue.h"
 
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -9,30 +8,6 @@
 #include "common/cpus.h"
 
 namespace tfq::reshard {
-namespace {
-
-constexpr size_t kCopyBuffer = size_t{1} << 20;  // for copies copy_file_range cannot do
-
-}  // namespace
-
-SourceFile::~SourceFile() { close(fd_); }
-
-Result<std::unique_ptr<SourceFile>> SourceFile::OpenAgain(const std::string& path) {
-  const auto open_retrying = [&](int flags) {
-    int fd;
-    do {
-      fd = open(path.c_str(), flags);
-    } while (fd < 0 && errno == EINTR);
-    return fd;
-  };
-  // The re-reading shuffles pread inputs a record at a time, millions of times: without
-  // O_NOATIME each pread checks whether the access time is due (about 8% of a 1 KiB pread's
-  // cost, measured on Zen 3). Only the file's owner (or CAP_FOWNER) may ask for it.
-  int fd = open_retrying(O_RDONLY | O_CLOEXEC | O_NOATIME);
-  if (fd < 0 && errno == EPERM) fd = open_retrying(O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return Status::FromErrno(path + ": cannot open it again", errno);
-  return std::make_unique<SourceFile>(fd);
-}
 
 WriteQueue::WriteQueue(size_t lanes) {
   if (lanes == 0) lanes = std::clamp<size_t>(static_cast<size_t>(UsableCpus()), 1, 4);
@@ -92,32 +67,6 @@ int WriteQueue::Write(int fd, const char* data, uint64_t size) {
   return 0;
 }
 
-int WriteQueue::Copy(Lane* lane, int fd, const CopyRange& range) {
-  off_t in = static_cast<off_t>(range.offset);
-  uint64_t left = range.size;
-  while (left > 0 && !lane->copy_unsupported) {
-    const ssize_t n = copy_file_range(range.source->fd(), &in, fd, nullptr, left, 0);
-    if (n > 0) {
-      left -= static_cast<uint64_t>(n);
-      continue;
-    }
-    if (n == 0) return EIO;  // the input ended early: it shrank under us
-    if (errno == EINTR) continue;
-    if (errno != EXDEV && errno != EINVAL && errno != ENOSYS && errno != EOPNOTSUPP) return errno;
-    lane->copy_unsupported = true;  // across file systems, or not supported: copy by hand
-  }
-  if (left > 0 && !lane->copy_buffer) lane->copy_buffer = AllocatePageBuffer(kCopyBuffer);
-  while (left > 0) {
-    const ssize_t n = pread(range.source->fd(), lane->copy_buffer.get(), std::min<uint64_t>(left, kCopyBuffer), in);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return n < 0 ? errno : EIO;
-    if (const int err = Write(fd, lane->copy_buffer.get(), static_cast<uint64_t>(n))) return err;
-    in += n;
-    left -= static_cast<uint64_t>(n);
-  }
-  return 0;
-}
-
 void WriteQueue::Run(Lane* lane) {
   std::unique_lock<std::mutex> lock(lane->mu);
   for (;;) {
@@ -129,7 +78,7 @@ void WriteQueue::Run(Lane* lane) {
     int error = 0;
     if (job.data) error = Write(job.fd, job.data, job.size);
     for (const CopyRange& range : job.ranges) {
-      if (error == 0) error = Copy(lane, job.fd, range);
+      if (error == 0) error = range.source->AppendRangeTo(job.fd, range.offset, range.size, &lane->copy_scratch);
     }
     job.ranges.clear();  // may close inputs: outside the lock
     lock.lock();

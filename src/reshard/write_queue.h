@@ -2,8 +2,8 @@
 //
 // Copying bytes into the kernel is most of the CPU work of `tfq shard` (the rest: reading,
 // verifying and hashing records). With two cores they can overlap: sinks hand full buffers, or
-// ranges of input files to copy in the kernel (copy_file_range, as `cp` does), to a writer
-// thread and go on preparing more (reshard/file_sink.h). There is one lane (thread and job
+// ranges of input files to copy (RandomAccessFile::AppendRangeTo: inside the kernel between local
+// files, as `cp` does), to a writer thread and go on preparing more (reshard/file_sink.h). There is one lane (thread and job
 // queue) per core; a file always uses the same lane, chosen by its descriptor, so each file's
 // bytes stay in order while different files (round-robin shards) are written in parallel.
 //
@@ -22,8 +22,8 @@
 #include <thread>
 #include <vector>
 
-#include "common/page_buffer.h"
 #include "common/status.h"
+#include "io/random_access_file.h"
 
 namespace tfq::reshard {
 
@@ -34,26 +34,10 @@ struct WriteTicket {
   size_t lane = 0;  // where it was submitted (set by Submit)
 };
 
-// A regular input file open for copying from. Shared by the queued copies that read it, so it is
-// closed only when the last one is done, whenever its reader moves on.
-class SourceFile {
- public:
-  explicit SourceFile(int fd) : fd_(fd) {}
-  ~SourceFile();
-  // Opens an input a second time by path, for the shuffles that read it again; an error says so
-  // ("PATH: cannot open it again: ...").
-  static Result<std::unique_ptr<SourceFile>> OpenAgain(const std::string& path);
-  SourceFile(const SourceFile&) = delete;
-  SourceFile& operator=(const SourceFile&) = delete;
-  int fd() const { return fd_; }
-
- private:
-  const int fd_;
-};
-
-// Bytes [offset, offset + size) of a source file.
+// Bytes [offset, offset + size) of an input file. The input is shared by the queued copies that
+// read it, so it is closed only when the last one is done, whenever its reader moves on.
 struct CopyRange {
-  std::shared_ptr<const SourceFile> source;
+  std::shared_ptr<const RandomAccessFile> source;
   uint64_t offset = 0;
   uint64_t size = 0;
 };
@@ -69,9 +53,8 @@ class WriteQueue {
   // Queues writing [data, data + size) to `fd`; the bytes must stay untouched until the ticket
   // completes. `ticket` must not be pending. Starts the lane's thread on first use.
   void SubmitWrite(int fd, const char* data, size_t size, WriteTicket* ticket);
-  // Queues appending the ranges, in order, to `fd`, copied inside the kernel (read and written
-  // through a buffer where copy_file_range cannot, e.g. across file systems). A source that ends
-  // early is EIO.
+  // Queues appending the ranges, in order, to `fd` (RandomAccessFile::AppendRangeTo: inside the
+  // kernel between local files, through a buffer otherwise). A source that ends early is EIO.
   void SubmitCopy(int fd, std::vector<CopyRange> ranges, WriteTicket* ticket);
   // Blocks until `ticket` is no longer pending; returns its error (0 on success).
   int Wait(WriteTicket* ticket);
@@ -90,14 +73,12 @@ class WriteQueue {
     std::condition_variable done;  // a job completed
     std::deque<Job> jobs;
     bool stop = false;
-    bool copy_unsupported = false;  // copy_file_range failed once: use the buffer from then on
-    PageBuffer copy_buffer;
+    RangeCopyScratch copy_scratch;  // the lane's copies: whether the kernel refused, and a buffer
     std::thread thread;
   };
   void Submit(Job job);
   static void Run(Lane* lane);
   static int Write(int fd, const char* data, uint64_t size);
-  static int Copy(Lane* lane, int fd, const CopyRange& range);
 
   std::vector<std::unique_ptr<Lane>> lanes_;
 };
