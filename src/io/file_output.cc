@@ -14,6 +14,7 @@
 #include "io/file_streams.h"
 #include "io/file_system.h"
 #include "io/paths.h"
+#include "io/random_access_file.h"
 
 namespace tfq {
 namespace {
@@ -74,6 +75,15 @@ class AtomicFileOutputStream final : public OutputStream {
     return writer_.Write(data);
   }
 
+  // From a local file inside the kernel, after the bytes buffered so far.
+  Status AppendRange(std::shared_ptr<const RandomAccessFile> source, uint64_t offset, uint64_t n) override {
+    if (closed_) return Status::Internal(path_ + ": write after Close");
+    TFQ_RETURN_IF_ERROR(writer_.Flush());
+    bytes_written_ += n;
+    if (const int err = source->AppendRangeTo(fd_, offset, n, &copy_scratch_)) return WriteError(path_, err);
+    return Status::OK();
+  }
+
   Status Close() override {
     if (closed_) return Status::Internal(path_ + ": closed twice");
     Status s = writer_.Flush();
@@ -114,6 +124,7 @@ class AtomicFileOutputStream final : public OutputStream {
   int fd_;
   const int cleanup_slot_;
   FdWriter writer_;
+  RangeCopyScratch copy_scratch_;
   uint64_t bytes_written_ = 0;
   bool closed_ = false;
 };

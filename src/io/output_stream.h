@@ -9,6 +9,7 @@
 #define TFQ_IO_OUTPUT_STREAM_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -16,12 +17,22 @@
 
 namespace tfq {
 
+class RandomAccessFile;
+
 class OutputStream {
  public:
   virtual ~OutputStream() = default;
 
   // Appends `data`. May buffer; errors (disk full, closed pipe) surface here or in Close().
   virtual Status Write(std::string_view data) = 0;
+
+  // Appends bytes [offset, offset + n) of `source` after everything written so far, as Write of
+  // those bytes would. A local file output copies from a local file inside the kernel
+  // (RandomAccessFile::AppendRangeTo); reshard's shard files on their writer thread, merging
+  // adjacent ranges. This default reads through a buffer and calls Write, so that every output
+  // (a compressing stream, an object upload) takes ranges. A source that ends early is an error
+  // naming it.
+  virtual Status AppendRange(std::shared_ptr<const RandomAccessFile> source, uint64_t offset, uint64_t n);
 
   // Flushes everything and completes the output (for a file: renames the temporary into place).
   // Must be called exactly once for the output to count; after a failed Close the output is

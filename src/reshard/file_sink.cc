@@ -19,7 +19,7 @@ Status WriteFailed(const std::string& name, int err) {
   return Status::FromErrno(name, err);
 }
 
-class FileSink final : public CopyingSink {
+class FileSink final : public OutputStream {
  public:
   FileSink(int fd, std::string name, size_t buffer_bytes, WriteQueue* queue)
       : fd_(fd), name_(std::move(name)), capacity_(buffer_bytes), queue_(queue) {}
@@ -48,12 +48,12 @@ class FileSink final : public CopyingSink {
     return Status::OK();
   }
 
-  Status CopyFrom(std::shared_ptr<const RandomAccessFile> source, uint64_t offset, uint64_t size) override {
+  Status AppendRange(std::shared_ptr<const RandomAccessFile> source, uint64_t offset, uint64_t size) override {
     if (fd_ < 0) return Status::Internal(name_ + ": write after Close");
-    if (!queue_) return Status::Internal(name_ + ": copying needs the writer thread");
     if (!error_.ok()) return error_;
     TFQ_RETURN_IF_ERROR(Flush());  // buffered bytes go first
     bytes_written_ += size;
+    if (!queue_) return Waited(source->AppendRangeTo(fd_, offset, size, &copy_scratch_));
     if (!copies_.empty() && copies_.back().source == source &&
         copies_.back().offset + copies_.back().size == offset) {
       copies_.back().size += size;  // adjacent in the same input: one larger copy
@@ -147,6 +147,7 @@ class FileSink final : public CopyingSink {
   WriteTicket tickets_[2];
   int current_ = 0;
   size_t used_ = 0;
+  RangeCopyScratch copy_scratch_;  // copies done at once (no queue)
   std::vector<CopyRange> copies_;  // never pending while the buffer holds bytes (order is kept)
   uint64_t copy_bytes_ = 0;
   WriteTicket copy_tickets_[kCopyBatchesInFlight];
@@ -192,7 +193,7 @@ Status ReadAllAt(int fd, char* dst, size_t size, uint64_t offset, const std::str
   return Status::OK();
 }
 
-std::unique_ptr<CopyingSink> NewFileSink(int fd, std::string name, size_t buffer_bytes,
+std::unique_ptr<OutputStream> NewFileSink(int fd, std::string name, size_t buffer_bytes,
                                          WriteQueue* queue) {
   return std::make_unique<FileSink>(fd, std::move(name), buffer_bytes, queue);
 }

@@ -23,23 +23,16 @@ Status WriteAll(int fd, std::string_view data, const std::string& name, int64_t 
 // Reads exactly `size` bytes at `offset` into `dst`; a short file is kIoError.
 Status ReadAllAt(int fd, char* dst, size_t size, uint64_t offset, const std::string& name);
 
-// An OutputStream that can also append a range of an input file, copied inside the kernel.
-class CopyingSink : public OutputStream {
- public:
-  // Appends bytes [offset, offset + size) of `source` after everything written so far. Needs the
-  // writer thread; adjacent ranges of one source are merged into one copy.
-  virtual Status CopyFrom(std::shared_ptr<const RandomAccessFile> source, uint64_t offset,
-                          uint64_t size) = 0;
-};
-
 // A sink over a descriptor it owns, buffering `buffer_bytes` (allocated at the first write).
 // With a `queue` (which must outlive the sink) full buffers and copies are done by the queue's
 // thread while a second buffer fills, so up to 2 * buffer_bytes are in use; errors of those
 // writes surface in a later call or in Close. Writes at least as large as the buffer go straight
-// to the file. Close() flushes and closes the descriptor, and nothing else: naming the file is
+// to the file. AppendRange (OutputStream) is done by the queue's thread too, adjacent ranges of
+// one source merged into one copy (RandomAccessFile::AppendRangeTo: inside the kernel between
+// local files); without a queue it copies at once. Close() flushes and closes the descriptor, and nothing else: naming the file is
 // the owner's business (reshard/shard_set.h). Destroying it unclosed waits for its queued jobs,
 // closes the descriptor and drops what it still buffers.
-std::unique_ptr<CopyingSink> NewFileSink(int fd, std::string name, size_t buffer_bytes,
+std::unique_ptr<OutputStream> NewFileSink(int fd, std::string name, size_t buffer_bytes,
                                          WriteQueue* queue = nullptr);
 
 }  // namespace tfq::reshard

@@ -114,11 +114,11 @@ Status ShardSet::Open(uint64_t shard) {
   if (options_.writer_thread && !queue_) queue_ = std::make_unique<WriteQueue>();
   // Errors name the shard as the user knows it (its final "-of-N" is not known yet) and the
   // hidden file that was being written.
-  std::unique_ptr<CopyingSink> sink =
+  std::unique_ptr<OutputStream> sink =
       NewFileSink(fd, options_.prefix + number + options_.suffix + " (temporary file " + s.staged_path + ")",
                   options_.buffer_bytes, queue_.get());
   if (options_.compression == Compression::kNone) {
-    if (queue_) s.copier = sink.get();
+    s.copies = queue_ != nullptr;
     s.out = std::move(sink);
   } else {
     s.out = NewCompressingStream(std::move(sink), options_.compression);
@@ -152,10 +152,10 @@ Status ShardSet::CopyRecord(uint64_t shard, const std::shared_ptr<const RandomAc
   Result<Shard*> got = Get(shard);
   if (!got.ok()) return got.status();
   Shard* s = got.value();
-  if (!s->copier || !source) return Write(shard, record, hash);
+  if (!s->copies || !source) return Write(shard, record, hash);
   if (!s->out) return Status::Internal("shard " + std::to_string(shard) + " written after Finish");
   const uint64_t framed = record.size() + tfrecord::kFramingOverhead;
-  TFQ_RETURN_IF_ERROR(s->copier->CopyFrom(source, framed_offset, framed));
+  TFQ_RETURN_IF_ERROR(s->out->AppendRange(source, framed_offset, framed));
   ++s->records;
   s->bytes += framed;
   bytes_ += framed;
@@ -203,7 +203,7 @@ Status ShardSet::Finish(uint64_t shard) {
   s->finished = true;
   Status status = s->out->Close();
   s->out.reset();
-  s->copier = nullptr;
+  s->copies = false;
   return status;
 }
 

@@ -115,7 +115,7 @@ class ShardSet {
     std::string final_path;
     int cleanup_slot = -1;
     std::unique_ptr<OutputStream> out;  // null once finished
-    CopyingSink* copier = nullptr;      // `out` itself when it is an uncompressed file
+    bool copies = false;  // `out` is an uncompressed file that copies ranges on the writer thread
     bool finished = false;
     bool committed = false;
     uint64_t records = 0;

@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "common/test_env.h"
+#include "io/file_streams.h"
 #include "io/io_test_util.h"
 
 namespace tfq {
@@ -148,6 +149,53 @@ TEST_CASE("RandomAccessFile::AppendRangeTo: a source that ends early is EIO, in 
   RangeCopyScratch scratch;
   CHECK(mem.AppendRangeTo(out, 1, 5, &scratch) == EIO);
   close(out);
+}
+
+}  // namespace
+}  // namespace tfq
+
+namespace tfq {
+namespace {
+
+TEST_CASE("OutputStream::AppendRange: a local output copies in the kernel, others through Write") {
+  const std::string dir = testing::MakeTempDir();
+  const std::string bytes = testing::TestBytes(3 << 20);
+  testing::WriteFileOrDie(dir + "/in", bytes);
+  std::shared_ptr<const RandomAccessFile> in = RandomAccessFile::Open(dir + "/in").value();
+  const std::string expected = "head" + bytes.substr(10, (2 << 20) + 5) + "mid" + bytes.substr(0, 7) + "tail";
+  SUBCASE("a local file (CreateOutputFile)") {
+    auto out = CreateOutputFile(dir + "/out");
+    REQUIRE(out.ok());
+    REQUIRE((*out)->Write("head").ok());
+    REQUIRE((*out)->AppendRange(in, 10, (2 << 20) + 5).ok());
+    REQUIRE((*out)->Write("mid").ok());
+    REQUIRE((*out)->AppendRange(in, 0, 7).ok());
+    REQUIRE((*out)->Write("tail").ok());
+    CHECK((*out)->bytes_written() == expected.size());
+    REQUIRE((*out)->Close().ok());
+    CHECK(RandomAccessFile::ReadAll(dir + "/out").value() == expected);
+  }
+  SUBCASE("any other output (the default: read, then Write)") {
+    std::string got;
+    auto out = NewStringOutputStream("mem", &got);
+    REQUIRE(out->Write("head").ok());
+    REQUIRE(out->AppendRange(in, 10, (2 << 20) + 5).ok());
+    REQUIRE(out->Write("mid").ok());
+    REQUIRE(out->AppendRange(in, 0, 7).ok());
+    REQUIRE(out->Write("tail").ok());
+    REQUIRE(out->Close().ok());
+    CHECK(got == expected);
+  }
+  SUBCASE("a source that ends early: an error naming it") {
+    std::string got;
+    auto out = NewStringOutputStream("mem", &got);
+    Status s = out->AppendRange(in, bytes.size() - 3, 10);
+    CHECK(s.code() == StatusCode::kIoError);
+    CHECK(s.message().find(dir + "/in: ends before byte") == 0);
+    auto file = CreateOutputFile(dir + "/out2");
+    REQUIRE(file.ok());
+    CHECK_FALSE((*file)->AppendRange(in, bytes.size() - 3, 10).ok());
+  }
 }
 
 }  // namespace

@@ -1,12 +1,15 @@
 // ShardSet: hidden staging names, all-or-nothing commit, and the windowed input it is fed from.
 #include "reshard/shard_set.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <doctest/doctest.h>
 
+#include "io/random_access_file.h"
+#include "reshard/file_sink.h"
 #include "reshard_test_util.h"
 #include "tfrecord/format.h"
 
@@ -124,6 +127,39 @@ TEST_CASE("a prefix in folders that do not exist yet creates them") {
   auto set = ShardSet::Create(o);
   REQUIRE(set.ok());
   CHECK((*set)->Open(0).ok());
+}
+
+}  // namespace
+}  // namespace tfq::reshard
+
+namespace tfq::reshard {
+namespace {
+
+// The shard files' sink takes ranges of an input as any OutputStream does: with the writer
+// thread (merged, copied on it) and without (copied at once), in order with buffered writes.
+TEST_CASE("file sink: AppendRange with and without the writer thread") {
+  const std::string dir = testing::MakeTempDir();
+  std::string bytes(3 << 20, '\0');
+  for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<char>(i * 131 + (i >> 9));
+  testing::WriteFileOrDie(dir + "/in", bytes);
+  std::shared_ptr<const RandomAccessFile> in = RandomAccessFile::Open(dir + "/in").value();
+  const std::string expected = "a" + bytes.substr(5, 1000) + bytes.substr(1005, 2 << 20) + "b" + bytes.substr(0, 9);
+  for (bool threaded : {false, true}) {
+    CAPTURE(threaded);
+    WriteQueue queue(2);
+    const std::string path = dir + (threaded ? "/threaded" : "/direct");
+    const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    REQUIRE(fd >= 0);
+    std::unique_ptr<OutputStream> sink = NewFileSink(fd, path, 4096, threaded ? &queue : nullptr);
+    REQUIRE(sink->Write("a").ok());
+    REQUIRE(sink->AppendRange(in, 5, 1000).ok());
+    REQUIRE(sink->AppendRange(in, 1005, 2 << 20).ok());  // adjacent: one copy on the thread
+    REQUIRE(sink->Write("b").ok());
+    REQUIRE(sink->AppendRange(in, 0, 9).ok());
+    CHECK(sink->bytes_written() == expected.size());
+    REQUIRE(sink->Close().ok());
+    CHECK(RandomAccessFile::ReadAll(path).value() == expected);
+  }
 }
 
 }  // namespace
