@@ -9,12 +9,12 @@
 #include <memory>
 #include <string>
 
-#include "io/cleanup.h"
 #include "io/fd_writer.h"
 #include "io/file_streams.h"
 #include "io/file_system.h"
 #include "io/paths.h"
 #include "io/random_access_file.h"
+#include "io/staged_file.h"
 
 namespace tfq {
 namespace {
@@ -55,16 +55,15 @@ class DirectOutputStream final : public OutputStream {
   bool closed_ = false;
 };
 
-// Writes `temp_path`, renamed to `path` by Close(). While the temporary exists it is registered
-// with the interrupt cleanup, so Ctrl-C does not leave it behind either.
+// Writes a staged temporary (io/staged_file.h: registered with the interrupt cleanup while it
+// exists, so Ctrl-C does not leave it behind either), renamed to `path` by Close().
 class AtomicFileOutputStream final : public OutputStream {
  public:
-  AtomicFileOutputStream(std::string path, std::string temp_path, int fd, int cleanup_slot)
+  AtomicFileOutputStream(std::string path, std::unique_ptr<StagedFile> temp)
       : path_(std::move(path)),
-        temp_path_(std::move(temp_path)),
-        fd_(fd),
-        cleanup_slot_(cleanup_slot),
-        writer_(fd, path_, kWriteBuffer) {}
+        temp_(std::move(temp)),
+        fd_(temp_->ReleaseDescriptor()),
+        writer_(fd_, path_, kWriteBuffer) {}
   ~AtomicFileOutputStream() override {
     if (!closed_) Abandon();
   }
@@ -94,16 +93,18 @@ class AtomicFileOutputStream final : public OutputStream {
       fd_ = -1;
       if (rc != 0) s = WriteError(path_, errno);
     }
-    if (s.ok() && rename(temp_path_.c_str(), path_.c_str()) != 0) {
-      s = Status::IoError(path_ + ": cannot rename the finished temporary file " + temp_path_ +
-                          " into place: " + std::strerror(errno));
+    if (s.ok()) {
+      if (const int err = temp_->RenameTo(path_, /*guard_final=*/false)) {
+        s = Status::IoError(path_ + ": cannot rename the finished temporary file " + temp_->staged_path() +
+                            " into place: " + std::strerror(err));
+      }
     }
     if (!s.ok()) {
       Abandon();
       return s;
     }
     closed_ = true;
-    UnregisterTemporaryPath(cleanup_slot_);  // after the rename, so no instant is unprotected
+    temp_.reset();
     return s;
   }
 
@@ -115,14 +116,12 @@ class AtomicFileOutputStream final : public OutputStream {
     closed_ = true;
     if (fd_ >= 0) close(fd_);
     fd_ = -1;
-    unlink(temp_path_.c_str());
-    UnregisterTemporaryPath(cleanup_slot_);
+    temp_.reset();  // removes the temporary
   }
 
   const std::string path_;
-  const std::string temp_path_;
+  std::unique_ptr<StagedFile> temp_;
   int fd_;
-  const int cleanup_slot_;
   FdWriter writer_;
   RangeCopyScratch copy_scratch_;
   uint64_t bytes_written_ = 0;
@@ -166,24 +165,9 @@ Result<std::unique_ptr<OutputStream>> CreateOutputFile(const std::string& path) 
   std::string temp_path = path.substr(0, base_start) + ".tfq-partial." +
                           path.substr(base_start) + "." + std::to_string(getpid());
 
-  // Registered before it exists: a signal between open() and registration would leak it.
-  int slot = RegisterTemporaryPath(temp_path);
-  int fd = OpenForWriting(temp_path.c_str(), O_CREAT | O_TRUNC);
-  if (fd < 0 && errno == ENOENT) {  // every output creates the folders it needs (docs/reliability.md)
-    Status made = CreateParentDirectories(path);
-    if (!made.ok()) {
-      UnregisterTemporaryPath(slot);
-      return made;
-    }
-    fd = OpenForWriting(temp_path.c_str(), O_CREAT | O_TRUNC);
-  }
-  if (fd < 0) {
-    int err = errno;
-    UnregisterTemporaryPath(slot);
-    return Status::FromErrno(path + ": cannot create", err);
-  }
-  return std::unique_ptr<OutputStream>(
-      std::make_unique<AtomicFileOutputStream>(path, std::move(temp_path), fd, slot));
+  Result<std::unique_ptr<StagedFile>> temp = StagedFile::Create(std::move(temp_path), path + ": cannot create");
+  if (!temp.ok()) return temp.status();
+  return std::unique_ptr<OutputStream>(std::make_unique<AtomicFileOutputStream>(path, std::move(temp).value()));
 }
 
 }  // namespace tfq

@@ -1,6 +1,5 @@
 #include "reshard/shard_set.h"
 
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -9,7 +8,6 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "io/cleanup.h"
 #include "io/file_streams.h"
 #include "io/output_set.h"
 #include "io/random_access_file.h"
@@ -63,9 +61,8 @@ Result<std::unique_ptr<ShardSet>> ShardSet::Create(const ShardSetOptions& option
 
 ShardSet::~ShardSet() {
   for (auto& [k, s] : shards_) {
-    s.out.reset();  // closes the descriptor unflushed
-    if (!s.committed) unlink(s.staged_path.c_str());
-    UnregisterTemporaryPath(s.cleanup_slot);
+    s.out.reset();     // closes the descriptor unflushed
+    s.staged.reset();  // removes the staging file unless Commit renamed it
   }
 }
 
@@ -89,33 +86,18 @@ Status ShardSet::Open(uint64_t shard) {
   Shard s;
   const std::string folder = LooksLikeUrl(options_.prefix) ? LocalStagingFolder() + "/"
                                                            : options_.prefix.substr(0, base);
-  s.staged_path = folder + ".tfq-partial." + options_.prefix.substr(base) + number + options_.suffix +
-                  "." + std::to_string(getpid());
-  // Registered before it exists: a signal between open() and registration would leak it.
-  s.cleanup_slot = RegisterTemporaryPath(s.staged_path);
-  int fd;
-  for (bool made_folders = false;;) {
-    fd = open(s.staged_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-    if (fd >= 0) break;
-    if (errno == EINTR) continue;
-    if (errno != ENOENT || made_folders) break;
-    made_folders = true;
-    Status made = CreateParentDirectories(s.staged_path);
-    if (!made.ok()) {
-      UnregisterTemporaryPath(s.cleanup_slot);
-      return made;
-    }
-  }
-  if (fd < 0) {
-    const int err = errno;
-    UnregisterTemporaryPath(s.cleanup_slot);
-    return Status::FromErrno(options_.prefix + ": cannot create shard " + std::to_string(shard), err);
-  }
+  Result<std::unique_ptr<StagedFile>> staged =
+      StagedFile::Create(folder + ".tfq-partial." + options_.prefix.substr(base) + number + options_.suffix +
+                             "." + std::to_string(getpid()),
+                         options_.prefix + ": cannot create shard " + std::to_string(shard));
+  if (!staged.ok()) return staged.status();
+  s.staged = std::move(staged).value();
+  const std::string& staged_path = s.staged->staged_path();
   if (options_.writer_thread && !queue_) queue_ = std::make_unique<WriteQueue>();
   // Errors name the shard as the user knows it (its final "-of-N" is not known yet) and the
   // hidden file that was being written.
   std::unique_ptr<OutputStream> sink =
-      NewFileSink(fd, options_.prefix + number + options_.suffix + " (temporary file " + s.staged_path + ")",
+      NewFileSink(s.staged->ReleaseDescriptor(), options_.prefix + number + options_.suffix + " (temporary file " + staged_path + ")",
                   options_.buffer_bytes, queue_.get());
   if (options_.compression == Compression::kNone) {
     s.copies = queue_ != nullptr;
@@ -226,24 +208,19 @@ Status ShardSet::Commit(uint64_t num_shards) {
   Status error;
   for (auto& [k, s] : shards_) {
     s.final_path = tfrecord::ShardName(options_.prefix, k, num_shards, options_.suffix);
-    const int final_slot = RegisterTemporaryPath(s.final_path);
-    if (rename(s.staged_path.c_str(), s.final_path.c_str()) != 0) {
-      error = Status::IoError(s.final_path + ": cannot rename the finished file " + s.staged_path +
-                              " into place: " + std::strerror(errno));
-      UnregisterTemporaryPath(final_slot);
+    if (const int err = s.staged->RenameTo(s.final_path, /*guard_final=*/true)) {
+      error = Status::IoError(s.final_path + ": cannot rename the finished file " + s.staged->staged_path() +
+                              " into place: " + std::strerror(err));
       break;
     }
-    s.committed = true;
-    UnregisterTemporaryPath(s.cleanup_slot);
-    s.cleanup_slot = final_slot;
     renamed.push_back(&s);
   }
-  if (!error.ok()) {
-    for (Shard* done : renamed) unlink(done->final_path.c_str());  // all or nothing
-  }
   for (Shard* done : renamed) {
-    UnregisterTemporaryPath(done->cleanup_slot);
-    done->cleanup_slot = -1;
+    if (error.ok()) {
+      done->staged->Keep();
+    } else {
+      done->staged->Remove();  // all or nothing
+    }
   }
   return error;
 }
@@ -257,7 +234,7 @@ Status ShardSet::CommitObjects(uint64_t num_shards) {
     s.final_path = tfrecord::ShardName(options_.prefix, k, num_shards, options_.suffix);
     Result<std::unique_ptr<OutputStream>> out = CreateOutputFile(s.final_path);
     if (!out.ok()) return out.status();
-    TFQ_RETURN_IF_ERROR(UploadStaged(s.staged_path, out->get()));
+    TFQ_RETURN_IF_ERROR(UploadStaged(s.staged->staged_path(), out->get()));
     to_close.push_back(out->get());
     outputs.push_back(std::move(out).value());
   }

@@ -32,6 +32,7 @@
 #include "common/status.h"
 #include "io/compression.h"
 #include "io/output_stream.h"
+#include "io/staged_file.h"
 #include "reshard/checksum.h"
 #include "reshard/file_sink.h"
 #include "reshard/write_queue.h"
@@ -111,13 +112,11 @@ class ShardSet {
 
  private:
   struct Shard {
-    std::string staged_path;
+    std::unique_ptr<StagedFile> staged;  // the hidden file until Commit renames it
     std::string final_path;
-    int cleanup_slot = -1;
     std::unique_ptr<OutputStream> out;  // null once finished
     bool copies = false;  // `out` is an uncompressed file that copies ranges on the writer thread
     bool finished = false;
-    bool committed = false;
     uint64_t records = 0;
     uint64_t bytes = 0;
   };
