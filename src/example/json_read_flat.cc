@@ -7,6 +7,7 @@
 //   - a typed list {"int64": [...]}, {"float": [...]} or {"bytes": [...]}, which says the kind
 //     (the only way to write an empty int64 or float list, or a float list of only "NaN"s).
 // An integer joins a float list only when float32 holds it exactly (the CSV reader's rule).
+#include <cstdio>
 #include <limits>
 
 #include "common/float32_exact.h"
@@ -46,6 +47,15 @@ Status ToInt64(const Json& v, const std::string& where, int64_t* out) {
   return JsonToInt64(v, false, where, out);
 }
 
+// What float32 makes of `i`, as an integer. Printed through double: near the ends of int64 the
+// float rounds to +-2^63, which int64 cannot hold (a cast back was undefined behaviour; found by
+// the jsonl_read fuzzer).
+std::string RoundedToFloat32(int64_t i) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.0f", static_cast<double>(static_cast<float>(i)));
+  return text;
+}
+
 // Integers must survive float32 unchanged: 16777217 in a float list would silently become
 // 16777216 (csv/values.h applies the same rule when it infers a CSV column).
 Status ToFloat(const Json& v, const std::string& where, float* out) {
@@ -55,7 +65,7 @@ Status ToFloat(const Json& v, const std::string& where, float* out) {
   if (!Float32HoldsExactly(i)) {
     return JsonError(where, "the integer " + std::to_string(i) +
                                 " in a float list is not exactly a float32 (it would become " +
-                                std::to_string(static_cast<int64_t>(static_cast<float>(i))) +
+                                RoundedToFloat32(i) +
                                 "); write it with a '.' (" + std::to_string(i) +
                                 ".0) to accept the rounding, or keep integers in an int64 list");
   }

@@ -184,6 +184,11 @@ TEST_CASE("flat errors say what does not fit, and where") {
         R"(write it with a '.' (16777217.0) to accept the rounding, or keep integers in an int64 list)");
   CHECK(ExampleError(R"({"w":{"float":[9007199254740993]}})").find("the integer 9007199254740993 in a float list") !=
         std::string::npos);
+  // Near the ends of int64 the float is +-2^63 (found by the jsonl_read fuzzer: undefined behaviour).
+  CHECK(ExampleError(R"({"w":[9223372036824775808,0.5]})").find("(it would become 9223372036854775808)") !=
+        std::string::npos);
+  CHECK(ExampleError(R"({"w":[-9223372036854775807,0.5]})").find("(it would become -9223372036854775808)") !=
+        std::string::npos);
   CHECK(ExampleError(R"({"w":[1.5,9223372036854775808]})") == R"(["w"][1]: integer 9223372036854775808 is beyond int64)");
   CHECK(ExampleError(R"({"a":[null]})") == R"(["a"][0]: expected a number or a string, got null)");
   CHECK(ExampleError(R"({"a":[1,18446744073709551615]})") == R"(["a"][1]: integer 18446744073709551615 is beyond int64)");
