@@ -71,6 +71,9 @@ CTRL_C = textwrap.dedent("""
     import os, signal, sys, threading, time
     import tfq
     path, data_path = sys.argv[1], sys.argv[2]
+    # Python leaves SIGINT ignored when it starts with it ignored, as every command run in the
+    # background by a non-interactive shell does (a CI runner's `cmd &`): Ctrl-C as a terminal sends it.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     data = open(data_path, "rb").read()
     def feed():  # one record every 0.1 s: a batch of 1000 never fills
         try:
