@@ -7,9 +7,12 @@
 
 #include "example/example.h"
 #include "example/json_forms.h"
+#include "random_examples.h"
 
 namespace tfq {
 namespace {
+
+using testing::Serialize;
 
 std::string Read(const std::string& json, bool sequence = false) {
   JsonRecordReader reader;
@@ -28,17 +31,6 @@ std::string Error(const std::string& json, bool sequence = false) {
   return s.message();
 }
 
-std::string Bytes(const Example& e) {
-  std::string out;
-  SerializeExample(e, &out);
-  return out;
-}
-
-std::string Bytes(const SequenceExample& e) {
-  std::string out;
-  SerializeSequenceExample(e, &out);
-  return out;
-}
 
 }  // namespace
 
@@ -55,10 +47,10 @@ TEST_CASE("flat: the bytes of the Example the text means") {
                 {"tb", Feature::Bytes({"x"})},
                 {"w", Feature::Floats({1.5f})}};
   CHECK(Read(R"({"i":[1,-2,300],"f":[0.5,2],"s":["a",{"base64":"/w=="},""],"one":7,"b":[true,false],)"
-             R"("empty":[],"ti":{"int64":[]},"tf":{"float":[]},"tb":{"bytes":["x"]},"w":1.5})") == Bytes(e));
+             R"("empty":[],"ti":{"int64":[]},"tf":{"float":[]},"tb":{"bytes":["x"]},"w":1.5})") == Serialize(e));
   Example none;
   none.has_features = false;
-  CHECK(Read("{}") == Bytes(none));
+  CHECK(Read("{}") == Serialize(none));
   CHECK(Read("{}").empty());
 }
 
@@ -73,10 +65,10 @@ TEST_CASE("proto-json: the bytes of the Example the text means") {
                 {"s", Feature::Floats({})}};
   CHECK(Read(R"({"features":{"feature":{"b":{"bytesList":{"value":["eA==",""]}},)"
              R"("f":{"float_list":{"value":[1.5,"2"]}},"i":{"int64List":{"value":["1",-3]}},"n":{},)"
-             R"("e":{"int64List":{}},"s":{"floatList":{"value":null}}}}})") == Bytes(e));
+             R"("e":{"int64List":{}},"s":{"floatList":{"value":null}}}}})") == Serialize(e));
   Example empty;
-  CHECK(Read(R"({"features":{}})") == Bytes(empty));
-  CHECK(Read(R"({"features":{"feature":null}})") == Bytes(empty));
+  CHECK(Read(R"({"features":{}})") == Serialize(empty));
+  CHECK(Read(R"({"features":{"feature":null}})") == Serialize(empty));
 }
 
 TEST_CASE("SequenceExample: context first on the wire, wherever the text puts it") {
@@ -84,23 +76,23 @@ TEST_CASE("SequenceExample: context first on the wire, wherever the text puts it
   s.context = {{"c", Feature::Int64s({2})}};
   s.feature_lists = {{"t", {Feature::Bytes({"x"}), Feature::Bytes({}), Feature::Floats({0.5f})}},
                      {"u", {}}};
-  CHECK(Read(R"({"context":{"c":[2]},"feature_lists":{"t":[["x"],[],[0.5]],"u":[]}})", true) == Bytes(s));
-  CHECK(Read(R"({"feature_lists":{"t":[["x"],[],[0.5]],"u":[]},"context":{"c":[2]}})", true) == Bytes(s));
+  CHECK(Read(R"({"context":{"c":[2]},"feature_lists":{"t":[["x"],[],[0.5]],"u":[]}})", true) == Serialize(s));
+  CHECK(Read(R"({"feature_lists":{"t":[["x"],[],[0.5]],"u":[]},"context":{"c":[2]}})", true) == Serialize(s));
   const std::string proto_lists =
       R"("featureLists":{"featureList":{"t":{"feature":[{"bytesList":{"value":["eA=="]}},{"bytesList":{}},)"
       R"({"floatList":{"value":[0.5]}}]},"u":{"feature":[]}}})";
   const std::string proto_context = R"("context":{"feature":{"c":{"int64List":{"value":["2"]}}}})";
-  CHECK(Read("{" + proto_context + "," + proto_lists + "}", true) == Bytes(s));
-  CHECK(Read("{" + proto_lists + "," + proto_context + "}", true) == Bytes(s));
+  CHECK(Read("{" + proto_context + "," + proto_lists + "}", true) == Serialize(s));
+  CHECK(Read("{" + proto_lists + "," + proto_context + "}", true) == Serialize(s));
   SequenceExample lists_only;
   lists_only.has_context = false;
   lists_only.feature_lists = {{"t", {Feature::Int64s({1})}}};
-  CHECK(Read(R"({"feature_lists":{"t":[[1]]}})", true) == Bytes(lists_only));
+  CHECK(Read(R"({"feature_lists":{"t":[[1]]}})", true) == Serialize(lists_only));
   CHECK(Read(R"({"context":null,"featureLists":{"featureList":{"t":{"feature":[{"int64List":{"value":[1]}}]}}}})",
-             true) == Bytes(lists_only));
+             true) == Serialize(lists_only));
   SequenceExample nothing;
   nothing.has_context = nothing.has_feature_lists = false;
-  CHECK(Read("{}", true) == Bytes(nothing));
+  CHECK(Read("{}", true) == Serialize(nothing));
 }
 
 TEST_CASE("length prefixes of one, two and three bytes at every level") {
@@ -114,13 +106,13 @@ TEST_CASE("length prefixes of one, two and three bytes at every level") {
     std::string ints = "[";
     for (size_t i = 0; i < size; ++i) ints += i == 0 ? "300" : ",300";
     ints += "]";
-    CHECK(Read("{\"" + key + "\":[\"" + value + "\",\"" + value + "\"],\"n\":" + ints + "}") == Bytes(e));
+    CHECK(Read("{\"" + key + "\":[\"" + value + "\",\"" + value + "\"],\"n\":" + ints + "}") == Serialize(e));
     SequenceExample s;
     s.context = {{"c", Feature::Bytes({value})}};
     s.feature_lists = {{key, {Feature::Bytes({value}), Feature::Int64s(std::vector<int64_t>(size, 300))}}};
     CHECK(Read("{\"feature_lists\":{\"" + key + "\":[[\"" + value + "\"]," + ints + "]},\"context\":{\"c\":\"" +
                    value + "\"}}",
-               true) == Bytes(s));
+               true) == Serialize(s));
   }
 }
 
@@ -131,7 +123,7 @@ TEST_CASE("the reader appends, and is reused from line to line") {
   REQUIRE(reader.ReadExample(R"({"a":[1]})", &out).ok());
   Example e;
   e.features = {{"a", Feature::Int64s({1})}};
-  CHECK(out.view() == "head" + Bytes(e));
+  CHECK(out.view() == "head" + Serialize(e));
   ByteBuffer bad;
   CHECK_FALSE(reader.ReadExample(R"({"a":[[1]]})", &bad).ok());
   reader.ReleaseIfLarger(0);
@@ -139,7 +131,7 @@ TEST_CASE("the reader appends, and is reused from line to line") {
   REQUIRE(reader.ReadExample(R"({"b":["x"]})", &again).ok());
   Example b;
   b.features = {{"b", Feature::Bytes({"x"})}};
-  CHECK(again.view() == Bytes(b));
+  CHECK(again.view() == Serialize(b));
 }
 
 TEST_CASE("errors: syntax and repeated keys anywhere first, then values in the text's order") {

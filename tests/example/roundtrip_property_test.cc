@@ -23,19 +23,10 @@ namespace tfq {
 namespace {
 
 using testing::FlatImage;
+using testing::Serialize;
 
 constexpr int kCases = 1000;
 
-std::string Encode(const Example& e) {
-  std::string out;
-  SerializeExample(e, &out);
-  return out;
-}
-std::string Encode(const SequenceExample& s) {
-  std::string out;
-  SerializeSequenceExample(s, &out);
-  return out;
-}
 
 
 // The bytes an Example reads back as after a trip through `form`.
@@ -44,7 +35,7 @@ std::string ExpectedAfterJson(Example e, JsonForm form) {
     for (auto& [key, f] : e.features) f = FlatImage(f);
     e.has_features = !e.features.empty();
   }
-  return Encode(e);
+  return Serialize(e);
 }
 std::string ExpectedAfterJson(SequenceExample s, JsonForm form) {
   if (form == JsonForm::kFlat) {
@@ -54,7 +45,7 @@ std::string ExpectedAfterJson(SequenceExample s, JsonForm form) {
     }
     s.has_context = s.has_feature_lists = true;
   }
-  return Encode(s);
+  return Serialize(s);
 }
 
 TEST_CASE("property: encode -> decode -> encode is the identity on bytes") {
@@ -62,17 +53,17 @@ TEST_CASE("property: encode -> decode -> encode is the identity on bytes") {
   ExampleView view;
   SequenceExampleView sequence_view;
   for (int i = 0; i < kCases; ++i) {
-    const std::string bytes = Encode(random.NextExample());
+    const std::string bytes = Serialize(random.NextExample());
     REQUIRE(view.Parse(bytes).ok());
     Example decoded;
     REQUIRE(ToExample(view, &decoded).ok());
-    REQUIRE(Encode(decoded) == bytes);
+    REQUIRE(Serialize(decoded) == bytes);
 
-    const std::string sequence_bytes = Encode(random.NextSequenceExample());
+    const std::string sequence_bytes = Serialize(random.NextSequenceExample());
     REQUIRE(sequence_view.Parse(sequence_bytes).ok());
     SequenceExample sequence;
     REQUIRE(ToSequenceExample(sequence_view, &sequence).ok());
-    REQUIRE(Encode(sequence) == sequence_bytes);
+    REQUIRE(Serialize(sequence) == sequence_bytes);
   }
 }
 
@@ -83,8 +74,8 @@ TEST_CASE("property: both JSON forms read back (in line order) to the same bytes
   for (int i = 0; i < kCases; ++i) {
     const Example example = random.NextExample();
     const SequenceExample sequence = random.NextSequenceExample();
-    const std::string bytes = Encode(example);
-    const std::string sequence_bytes = Encode(sequence);
+    const std::string bytes = Serialize(example);
+    const std::string sequence_bytes = Serialize(sequence);
     REQUIRE(view.Parse(bytes).ok());
     REQUIRE(sequence_view.Parse(sequence_bytes).ok());
     for (JsonForm form : {JsonForm::kProtoJson, JsonForm::kFlat}) {
@@ -93,14 +84,14 @@ TEST_CASE("property: both JSON forms read back (in line order) to the same bytes
       Example back;
       Status s = ExampleFromJson(nlohmann::ordered_json::parse(json), &back);
       REQUIRE_MESSAGE(s.ok(), json, "\n", s.ToString());
-      REQUIRE_MESSAGE(Encode(back) == ExpectedAfterJson(example, form), json);
+      REQUIRE_MESSAGE(Serialize(back) == ExpectedAfterJson(example, form), json);
 
       json.clear();
       AppendSequenceExampleJson(sequence_view, form, &json);
       SequenceExample sequence_back;
       s = SequenceExampleFromJson(nlohmann::ordered_json::parse(json), &sequence_back);
       REQUIRE_MESSAGE(s.ok(), json, "\n", s.ToString());
-      REQUIRE_MESSAGE(Encode(sequence_back) == ExpectedAfterJson(sequence, form), json);
+      REQUIRE_MESSAGE(Serialize(sequence_back) == ExpectedAfterJson(sequence, form), json);
     }
   }
 }
