@@ -7,7 +7,8 @@
 # IMREAD_REDUCED_* + INTER_AREA (python3-opencv), and the plain TurboJPEG reference of
 # tests/image/image_perftest.cc (scaled decode to RGB, area resize, encode; no TFRecord writing),
 # with its decode alone. N threads = N processes for the peers that are single-threaded,
-# --threads N for tfq (N OpenMP converter threads, plus its reader and writer threads). Each
+# --threads N for tfq (N converter threads, each reading, hashing and converting whole images; the
+# calling thread writes the records in order). Each
 # figure is the best of --runs runs.
 #
 # Every program is timed the same way: in steady state, reading its files (from the page cache,

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages tfq needs to build and test. Idempotent; run as root.
 # Build: compiler, CMake, CLI11, nlohmann/json, doctest, zlib, ISA-L (fast gzip; optional at
-#        build time, tfq falls back to zlib without it), libjpeg-turbo (TurboJPEG), libpng, OpenMP,
+#        build time, tfq falls back to zlib without it), libjpeg-turbo (TurboJPEG), libpng,
 #        libcurl (OpenSSL flavour) and OpenSSL for s3://, gs:// and https:// (docs/object-stores.md).
 # Tests: protobuf-compiler + python3-protobuf for the reference oracle in ../shared/oracle,
 #        python3-pil for the resize-quality comparison, clang for the fuzzers; the Python package

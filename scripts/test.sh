@@ -58,14 +58,11 @@ cmake -S . -B build-tsan -G Ninja "${sanitizer_flags[@]}" "${unity[@]}" -DTFQ_SA
 tsan_targets=(tfq_pipeline_test tfq_convert_test tfq_reshard_test tfq_imageset_test tfq_io_test tfq_tfrecord_test tfq_inspect_test)
 cmake --build build-tsan -j"$jobs" --target "${tsan_targets[@]}"
 stage "ThreadSanitizer tests"
-# The record pipeline, the CSV converter's worker threads, reshard's writer lanes, the image
-# converter's reader and writer threads, the read-ahead stream, the interrupt-cleanup table,
-# RecordFile's concurrent Get and inspect's parallel scan (single-threaded heavy cases are left to
-# ASan: TFQ_TSAN_SKIPPED_CASES in tests/CMakeLists.txt).
-# OMP_THREAD_LIMIT=1: gcc's libgomp is not built with TSan, which then cannot see how it starts
-# the OpenMP region's threads and reports what they share as races; with one OpenMP thread the
-# hand-offs to the reader and writer threads are still checked.
-TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 OMP_THREAD_LIMIT=1 ctest --test-dir build-tsan --output-on-failure -j"$jobs" -R "^unit\.(pipeline|convert|reshard|imageset|io|tfrecord|inspect)$"
+# The record pipeline, the ordered map of every conversion (CSV, JSON lines, images, TFRecord to
+# text), reshard's writer lanes, the read-ahead stream, the interrupt-cleanup table, RecordFile's
+# concurrent Get and inspect's parallel scan (single-threaded heavy cases are left to ASan:
+# TFQ_TSAN_SKIPPED_CASES in tests/CMakeLists.txt).
+TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 ctest --test-dir build-tsan --output-on-failure -j"$jobs" -R "^unit\.(pipeline|convert|reshard|imageset|io|tfrecord|inspect)$"
 
 stage "Fuzzing: every libFuzzer target for a short while (scripts/fuzz.sh; TFQ_FUZZ_SECONDS each)"
 TFQ_FUZZ_SECONDS=${TFQ_FUZZ_SECONDS:-20} bash scripts/fuzz.sh

@@ -1,12 +1,13 @@
 #include "convert/ordered_map.h"
 
+#include <algorithm>
 #include <utility>
 
 namespace tfq {
 
-OrderedMap::OrderedMap(int threads, MakeSlot make_slot, Convert convert, Write write)
+OrderedMap::OrderedMap(int threads, MakeSlot make_slot, Convert convert, Write write, size_t slots_per_thread)
     : threads_(threads < 1 ? 1 : threads),
-      max_slots_(threads_ == 1 ? 1 : kSlotsPerThread * static_cast<size_t>(threads_) + 2),
+      max_slots_(threads_ == 1 ? 1 : std::max<size_t>(slots_per_thread, 1) * static_cast<size_t>(threads_) + 2),
       make_slot_(std::move(make_slot)), convert_(std::move(convert)), write_(std::move(write)) {
   if (threads_ > 1) {
     for (int w = 0; w < threads_; ++w) workers_.emplace_back([this, w] { WorkerLoop(w); });

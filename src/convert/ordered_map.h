@@ -5,7 +5,7 @@
 // each) and submits them in input order; `threads` worker threads convert the slots (any slot on
 // any worker, each worker with state of its own); the calling thread hands converted slots to the
 // writer strictly in submission order. A fixed number of slots per thread is ever allocated
-// (kSlotsPerThread * threads + 2), and slots are reused, so memory does not grow with the input.
+// (slots_per_thread * threads + 2), and slots are reused, so memory does not grow with the input.
 // With one thread everything runs on the calling thread, in order, with one slot.
 //
 // Errors: the first failing slot in submission order (its conversion error, or the writer's)
@@ -43,7 +43,9 @@ class MapSlot {
 
 class OrderedMap {
  public:
-  // Slots in flight per worker thread: one being converted, one queued behind it.
+  // Slots in flight per worker thread by default: one being converted, one queued behind it. A
+  // converter whose slots vary widely in cost asks for more, so that the other workers keep busy
+  // while the oldest slot, which must be written first, is still converting.
   static constexpr size_t kSlotsPerThread = 2;
 
   using MakeSlot = std::function<std::unique_ptr<MapSlot>()>;
@@ -52,8 +54,9 @@ class OrderedMap {
   // Writes one converted slot (and may free buffers it wants back).
   using Write = std::function<Status(MapSlot& slot)>;
 
-  // threads < 1 counts as 1.
-  OrderedMap(int threads, MakeSlot make_slot, Convert convert, Write write);
+  // threads < 1 counts as 1; slots_per_thread < 1 as 1.
+  OrderedMap(int threads, MakeSlot make_slot, Convert convert, Write write,
+             size_t slots_per_thread = kSlotsPerThread);
   ~OrderedMap();
   OrderedMap(const OrderedMap&) = delete;
   OrderedMap& operator=(const OrderedMap&) = delete;
@@ -101,10 +104,11 @@ template <typename Slot>
 class OrderedMapOf {
  public:
   OrderedMapOf(int threads, std::function<Status(Slot&, int)> convert,
-               std::function<Status(Slot&)> write)
+               std::function<Status(Slot&)> write, size_t slots_per_thread = OrderedMap::kSlotsPerThread)
       : map_(threads, [] { return std::make_unique<Slot>(); },
              [convert = std::move(convert)](MapSlot& s, int w) { return convert(static_cast<Slot&>(s), w); },
-             [write = std::move(write)](MapSlot& s) { return write(static_cast<Slot&>(s)); }) {}
+             [write = std::move(write)](MapSlot& s) { return write(static_cast<Slot&>(s)); },
+             slots_per_thread) {}
 
   int threads() const { return map_.threads(); }
   Status Acquire(Slot** slot) {

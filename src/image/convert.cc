@@ -144,7 +144,7 @@ Status ImageConverter::Convert(std::string_view input, ConvertedImage* out) {
   ImageKind kind = SniffImageKind(input);
   out->source_kind = kind;
   // Buffers are sized from validated headers, but a vector can still fail to grow; that must not
-  // escape as an exception (callers run this in an OpenMP region, which no exception may leave).
+  // escape as an exception (callers run this on worker threads, which no exception may leave).
   try {
     switch (kind) {
       case ImageKind::kJpeg: return ConvertJpeg(*state_, options_, input, out);

@@ -6,10 +6,9 @@
 #include <memory>
 
 #include "convert/sharded_output.h"
-#include "imageset/chunk_converter.h"
-#include "imageset/conversion_loop.h"
 #include "imageset/features.h"
 #include "imageset/random.h"
+#include "imageset/record_converter.h"
 #include "imageset/run_manifest.h"
 #include "imageset/sha256.h"
 #include "imageset/shard_check.h"
@@ -84,15 +83,15 @@ std::string Reason(const Status& s, const std::string& path) {
   return m;
 }
 
-Result<uint64_t> ChooseShardCount(const ImageSetOptions& o, const std::vector<LoopItem>& order,
-                                  ChunkConverter* converter) {
+Result<uint64_t> ChooseShardCount(const ImageSetOptions& o, const std::vector<ImageItem>& order,
+                                  RecordConverter* converter) {
   if (o.num_shards > 0) return o.num_shards;
   const uint64_t shard_size = o.shard_size ? o.shard_size : kDefaultShardSize;
   const uint64_t n = order.size();
   uint64_t total_in = 0;
-  for (const LoopItem& it : order) total_in += it.entry->bytes;
+  for (const ImageItem& it : order) total_in += it.entry->bytes;
   const uint64_t samples = std::min(n, kSizeSample);
-  std::vector<LoopItem> sample(samples);
+  std::vector<ImageItem> sample(samples);
   for (uint64_t i = 0; i < samples; ++i) sample[i] = order[i * n / samples];
   uint64_t in = 0, out = 0;
   auto sink = [&](ConvertedSlot& s) {
@@ -102,7 +101,7 @@ Result<uint64_t> ChooseShardCount(const ImageSetOptions& o, const std::vector<Lo
     }
     return Status::OK();
   };
-  TFQ_RETURN_IF_ERROR(RunConversionLoop(converter, sample, sample.size(), sink, [] {}));
+  TFQ_RETURN_IF_ERROR(ConvertInOrder(converter, sample, sink));
   const double ratio = in ? static_cast<double>(out) / static_cast<double>(in) : 1.0;
   return ShardsForSize(static_cast<uint64_t>(static_cast<double>(total_in) * ratio), shard_size, n);
 }
@@ -142,7 +141,7 @@ Result<ImageSetResult> ConvertImageSet(const ImageSetOptions& o, ImageSetObserve
   if (!labels_text.ok()) return labels_text.status();
 
   const uint64_t n = ds.entries.size();
-  std::vector<LoopItem> order(n);
+  std::vector<ImageItem> order(n);
   if (o.shuffle) {
     const std::vector<uint64_t> perm = ShuffledOrder(n, o.seed);
     for (uint64_t i = 0; i < n; ++i) order[i] = {&ds.entries[perm[i]], i};
@@ -150,7 +149,7 @@ Result<ImageSetResult> ConvertImageSet(const ImageSetOptions& o, ImageSetObserve
     for (uint64_t i = 0; i < n; ++i) order[i] = {&ds.entries[i], i};
   }
 
-  ChunkConverter converter(o.convert, &keys, &ds.extra_columns, o.threads);
+  RecordConverter converter(o.convert, &keys, &ds.extra_columns, o.threads);
   auto shards = ChooseShardCount(o, order, &converter);
   if (!shards.ok()) return shards.status();
   auto plan = ShardPlan::Create(n, shards.value(), o.task_index, o.num_tasks);
@@ -182,7 +181,7 @@ Result<ImageSetResult> ConvertImageSet(const ImageSetOptions& o, ImageSetObserve
   }
 
   // This task's images, shard by shard.
-  std::vector<LoopItem> items;
+  std::vector<ImageItem> items;
   items.reserve(plan->OwnedImages());
   for (uint64_t k = o.task_index; k < plan->num_shards(); k += o.num_tasks) {
     for (uint64_t p = plan->Begin(k); p < plan->End(k); ++p) items.push_back(order[p]);
@@ -196,11 +195,13 @@ Result<ImageSetResult> ConvertImageSet(const ImageSetOptions& o, ImageSetObserve
     progress.source_bytes += slot.source_bytes;
     if (slot.status.ok()) {
       progress.output_bytes += slot.record.size() + tfrecord::kHeaderSize + tfrecord::kFooterSize;
+      observer->OnProgress(progress);
       return (*writer)->WriteRecord(plan->ShardOf(slot.position), slot.record);
     }
     ++progress.failures;
     manifest.failures.push_back({slot.position, slot.entry->path, Reason(slot.status, slot.entry->path)});
     observer->OnFailure({slot.position, slot.entry->path, slot.status});
+    observer->OnProgress(progress);
     if (o.strict) return slot.status;
     if (progress.failures > o.max_failures) {
       return Status::InvalidData("stopped: more than " + std::to_string(o.max_failures) +
@@ -208,9 +209,7 @@ Result<ImageSetResult> ConvertImageSet(const ImageSetOptions& o, ImageSetObserve
     }
     return Status::OK();
   };
-  auto after_chunk = [&] { observer->OnProgress(progress); };
-  const size_t chunk = std::max<size_t>(32, static_cast<size_t>(converter.threads()) * 16);
-  TFQ_RETURN_IF_ERROR(RunConversionLoop(&converter, items, chunk, sink, after_chunk));
+  TFQ_RETURN_IF_ERROR(ConvertInOrder(&converter, items, sink));
   TFQ_RETURN_IF_ERROR((*writer)->Finish());
 
   ImageSetResult result;

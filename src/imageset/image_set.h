@@ -4,7 +4,7 @@
 //
 //   1. list the inputs and assign labels (dataset.h);
 //   2. shuffle the order with the seed (random.h), cut it into shards (shard_plan.h);
-//   3. convert this task's images chunk by chunk, in parallel (conversion_loop.h), writing each
+//   3. convert this task's images in parallel, in order (record_converter.h), writing each
 //      record to its shard; a file that cannot be converted is a failure, counted and listed;
 //   4. write the manifest (with the shards' SHA-256, taken as they were written), then give the
 //      shards, --labels-out and the manifest their final names together (io/output_set.h): a run

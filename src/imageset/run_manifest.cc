@@ -4,7 +4,7 @@
 #include <cstdio>
 
 #include "common/json_output.h"
-#include "imageset/chunk_converter.h"
+#include "imageset/record_converter.h"
 #include "io/file_streams.h"
 
 namespace tfq::imageset {

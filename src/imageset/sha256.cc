@@ -149,22 +149,6 @@ Sha256Digest Sha256Of(std::string_view data) {
   return h.Final();
 }
 
-void Sha256Pair(std::string_view a, std::string_view b, Sha256Digest* digest_a, Sha256Digest* digest_b) {
-  Sha256 ha, hb;
-  const size_t common = std::min(a.size(), b.size()) / 64;
-  if (common > 0 && internal::UseShaNi()) {
-    internal::Sha256BlocksShaNi2(ha.state_, reinterpret_cast<const uint8_t*>(a.data()), hb.state_,
-                                 reinterpret_cast<const uint8_t*>(b.data()), common);
-    ha.total_bytes_ = hb.total_bytes_ = common * 64;
-    a.remove_prefix(common * 64);
-    b.remove_prefix(common * 64);
-  }
-  ha.Update(a);
-  hb.Update(b);
-  *digest_a = ha.Final();
-  *digest_b = hb.Final();
-}
-
 std::string DigestHex(const Sha256Digest& digest) {
   static const char kHex[] = "0123456789abcdef";
   std::string s(64, '0');

@@ -1,6 +1,6 @@
 // SHA-256 (FIPS 180-4), for image/key/sha256 and the shard checksums of the manifest.
 //
-// Hashing the source bytes of every image runs in the conversion hot loop, so the block function
+// Hashing the source bytes of every image runs on the converter threads, so the block function
 // uses the x86 SHA extensions when the CPU has them (sha256_shani.cc, chosen once at run time)
 // and a portable implementation otherwise; both give the same digests (tests compare them).
 //
@@ -26,8 +26,6 @@ class Sha256 {
   Sha256Digest Final();
 
  private:
-  friend void Sha256Pair(std::string_view, std::string_view, Sha256Digest*, Sha256Digest*);
-
   uint32_t state_[8];
   uint8_t block_[64];
   size_t block_used_ = 0;
@@ -35,9 +33,6 @@ class Sha256 {
 };
 
 Sha256Digest Sha256Of(std::string_view data);
-// The digests of two messages at once: with the SHA extensions their blocks are compressed in
-// lockstep, which nearly doubles the throughput of hashing them one after the other.
-void Sha256Pair(std::string_view a, std::string_view b, Sha256Digest* digest_a, Sha256Digest* digest_b);
 // 64 lowercase hex digits.
 std::string DigestHex(const Sha256Digest& digest);
 std::string Sha256Hex(std::string_view data);
@@ -47,9 +42,6 @@ namespace internal {
 void Sha256BlocksPortable(uint32_t state[8], const uint8_t* data, size_t blocks);
 // Only when Sha256HasShaExtensions().
 void Sha256BlocksShaNi(uint32_t state[8], const uint8_t* data, size_t blocks);
-// Two messages of `blocks` blocks each, in lockstep. Only when Sha256HasShaExtensions().
-void Sha256BlocksShaNi2(uint32_t state_a[8], const uint8_t* a, uint32_t state_b[8], const uint8_t* b,
-                        size_t blocks);
 bool Sha256HasShaExtensions();
 // Forces the portable path (tests compare both); returns the previous setting.
 bool Sha256UsePortable(bool portable);

@@ -79,30 +79,4 @@ void Sha256BlocksShaNi(uint32_t state[8], const uint8_t* data, size_t blocks) {
   StoreState(l, state);
 }
 
-// Two independent messages in lockstep: each round depends on the one before, so a single
-// message leaves the SHA unit waiting on latency; interleaving a second one nearly doubles the
-// throughput.
-void Sha256BlocksShaNi2(uint32_t state_a[8], const uint8_t* a, uint32_t state_b[8], const uint8_t* b,
-                        size_t blocks) {
-  const uint32_t* k = Sha256RoundConstants();
-  const __m128i swap = ByteSwapMask();
-  Lanes la = LoadState(state_a), lb = LoadState(state_b);
-  for (; blocks > 0; --blocks, a += 64, b += 64) {
-    const Lanes in_a = la, in_b = lb;
-    Schedule sa, sb;
-    sa.Load(a, swap);
-    sb.Load(b, swap);
-    for (int g = 0; g < 16; ++g) {
-      sa.Rounds(g, k, la);
-      sb.Rounds(g, k, lb);
-    }
-    la.abef = _mm_add_epi32(la.abef, in_a.abef);
-    la.cdgh = _mm_add_epi32(la.cdgh, in_a.cdgh);
-    lb.abef = _mm_add_epi32(lb.abef, in_b.abef);
-    lb.cdgh = _mm_add_epi32(lb.cdgh, in_b.cdgh);
-  }
-  StoreState(la, state_a);
-  StoreState(lb, state_b);
-}
-
 }  // namespace tfq::imageset::internal

@@ -54,7 +54,7 @@ pthread_t g_main_thread;
 
 void OnInterrupt(int sig) {
   int saved_errno = errno;
-  // A signal may land on any thread (OpenMP's idle workers, a reader thread). Cleaning up there
+  // A signal may land on any thread (a converter worker, a reader thread). Cleaning up there
   // would race the main thread's renames: the handler could unlink a final name an instant before
   // rename() puts the shard there, and the shard would outlive the run. Handled on the main
   // thread instead, the cleanup falls between two of its steps, never inside one.

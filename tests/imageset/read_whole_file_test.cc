@@ -5,7 +5,7 @@
 #include <string>
 
 #include "common/test_env.h"
-#include "imageset/chunk_converter.h"
+#include "imageset/record_converter.h"
 #include "imageset_test_util.h"
 
 namespace tfq::imageset {

@@ -39,27 +39,5 @@ TEST_CASE("sha256: SHA extensions and portable code agree at every length and sp
   if (!internal::Sha256HasShaExtensions()) MESSAGE("no SHA extensions on this CPU: portable path only");
 }
 
-TEST_CASE("sha256: a pair hashed in lockstep gives each message's own digest") {
-  Rng rng(11);
-  std::string data(700, '\0');
-  for (char& c : data) c = static_cast<char>(rng.Next());
-  // Lengths around block boundaries, equal and unequal, either one the shorter, and empty ones.
-  const size_t lengths[] = {0, 1, 55, 56, 63, 64, 65, 127, 128, 129, 300, 511, 640};
-  for (size_t na : lengths) {
-    for (size_t nb : lengths) {
-      const std::string_view a(data.data(), na), b(data.data() + 50, nb);
-      Sha256Digest da, db;
-      Sha256Pair(a, b, &da, &db);
-      CHECK(da == Sha256Of(a));
-      CHECK(db == Sha256Of(b));
-      internal::Sha256UsePortable(true);
-      Sha256Pair(a, b, &da, &db);
-      internal::Sha256UsePortable(false);
-      CHECK(da == Sha256Of(a));
-      CHECK(db == Sha256Of(b));
-    }
-  }
-}
-
 }  // namespace
 }  // namespace tfq::imageset
