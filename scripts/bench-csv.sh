@@ -2,18 +2,23 @@
 # CSV and JSON lines -> TFRecord speed by thread count: tfq against DuckDB's CSV reader (parse
 # only), measured in the same run.
 #
-#   scripts/bench-csv.sh [--threads 1,2,4,...] [--no-duckdb] [BUILD_DIR]
-#       (default: --threads 1,2; build; needs BUILD_DIR/tfq in Release)
+#   scripts/bench-csv.sh [--threads 1,2,4,...] [--scale N] [--no-duckdb] [BUILD_DIR]
+#       (default: --threads 1,2, --scale 1; build; needs BUILD_DIR/tfq in Release)
 #
 # Inputs (rebuilt in $BENCH_DIR, default /tmp/tfq-bench-csv, as shared/csv/PROVENANCE.md says):
 #   flights-3m.csv  ../shared/csv/flights-3m.parquet written as CSV by DuckDB (npm @duckdb/node-api,
 #                   whose npm packages carry the prebuilt library; the legacy `duckdb` package
-#                   downloads its binary from elsewhere at install time)
-#   tweets-x40.csv  the header + 40 copies of the body of the tweets file (~95 MB)
+#                   downloads its binary from elsewhere at install time); with --scale N, its
+#                   header and N copies of its body (flights-3m-xN.csv, ~106 MB each)
+#   tweets-x40.csv  the header + 40 copies of the body of the tweets file (~95 MB); with --scale
+#                   N, 40 * N copies
 #   *.jsonl         each CSV converted by tfq (CSV -> TFRecord -> JSON lines, --format flat)
+# --scale 3 gives files of about 300 MB, where a run takes long enough (0.3-1 s) that start-up,
+# schema inference and the last slot no longer weigh on the ratios between thread counts.
 # Measured, each as the median of $RUNS runs (default 3) after one warm-up run, wall clock:
-#   DuckDB: SET threads=1; SELECT count(COLUMNS(*)) FROM read_csv(FILE) -- count(col) needs every
-#           value of every column parsed and converted (count(*) alone may skip conversion)
+#   DuckDB: SET threads=T; SELECT count(COLUMNS(*)) FROM read_csv(FILE) -- count(col) needs every
+#           value of every column parsed and converted (count(*) alone may skip conversion), at
+#           each thread count T of --threads
 #   tfq:    tfq convert FILE -o /dev/null --threads T --json (the time tfq reports: reading,
 #           parsing, converting, encoding, framing with CRCs and writing to /dev/null)
 # Prints a Markdown table (MB/s = input bytes / s, rows/s) with ratios, the machine and the date,
@@ -22,9 +27,11 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 THREADS=1,2
 USE_DUCKDB=1
+SCALE=1
 while [[ $# -gt 0 ]]; do
   case $1 in
     --threads) THREADS=$2; shift 2 ;;
+    --scale) SCALE=$2; shift 2 ;;
     --no-duckdb) USE_DUCKDB=0; shift ;;
     *) break ;;
   esac
@@ -63,29 +70,43 @@ const { DuckDBInstance } = require('@duckdb/node-api');
 JS
 }
 
+# tweets_copies N OUT: the tweets file's header and N copies of its body.
+tweets_copies() {
+  local src=$SHARED/csv/mayweather-mcgregor-tweets.csv
+  [[ -s $2 ]] || { head -n 1 "$src"; for _ in $(seq "$1"); do tail -n +2 "$src"; done; } > "$2"
+}
 FLIGHTS=$DIR/flights-3m.csv
 TWEETS=$DIR/tweets-x40.csv
 [[ -s $FLIGHTS || $USE_DUCKDB == 0 ]] || duck "COPY (SELECT * FROM '$SHARED/csv/flights-3m.parquet') TO '$FLIGHTS' (HEADER)" >/dev/null
-if [[ ! -s $TWEETS ]]; then
-  src=$SHARED/csv/mayweather-mcgregor-tweets.csv
-  { head -n 1 "$src"; for _ in $(seq 40); do tail -n +2 "$src"; done; } > "$TWEETS"
-fi
+tweets_copies 40 "$TWEETS"
 
-# The JSON lines twin of each CSV: the same rows, converted by tfq itself.
+# The JSON lines twin of each CSV: the same rows, converted by tfq itself (from the --scale 1
+# files: 307 and 138 MB already, at a tenth of CSV's speed).
 for f in "$FLIGHTS" "$TWEETS"; do
   [[ -s $f && ! -s ${f%.csv}.jsonl ]] || continue
   "$TFQ" convert "$f" -o "$DIR/twin.tfrecord" --quiet
   "$TFQ" convert "$DIR/twin.tfrecord" -o "${f%.csv}.jsonl" --format flat --quiet
   rm -f "$DIR/twin.tfrecord"
 done
+JSONL=("${FLIGHTS%.csv}.jsonl" "${TWEETS%.csv}.jsonl")
+
+if ((SCALE > 1)); then
+  if [[ -s $FLIGHTS ]]; then
+    scaled=$DIR/flights-3m-x$SCALE.csv
+    [[ -s $scaled ]] || { head -n 1 "$FLIGHTS"; for _ in $(seq "$SCALE"); do tail -n +2 "$FLIGHTS"; done; } > "$scaled"
+    FLIGHTS=$scaled
+  fi
+  TWEETS=$DIR/tweets-x$((40 * SCALE)).csv
+  tweets_copies $((40 * SCALE)) "$TWEETS"
+fi
 
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
-# duck_parse FILE: median seconds of the parse-only query with one thread.
+# duck_parse FILE THREADS: median seconds of the parse-only query with THREADS threads.
 duck_parse() {
   local q="SELECT count(COLUMNS(*)) FROM read_csv('$1')"
-  duck "SET threads=1" "$q" >/dev/null
-  for _ in $(seq "$RUNS"); do duck "SET threads=1" "$q"; done | median
+  duck "SET threads=$2" "$q" >/dev/null
+  for _ in $(seq "$RUNS"); do duck "SET threads=$2" "$q"; done | median
 }
 # tfq_run FILE THREADS: median seconds and the row (or record) count.
 tfq_run() {
@@ -100,7 +121,7 @@ echo "load before: $(uptime | sed 's/.*load average: //')" >&2
 # The 1..N-thread table, CSV and JSON lines, the thread counts of one input run one after another.
 IFS=, read -r -a COUNTS <<< "$THREADS"
 scaling_table=""
-for f in "$FLIGHTS" "$TWEETS" "${FLIGHTS%.csv}.jsonl" "${TWEETS%.csv}.jsonl"; do
+for f in "$FLIGHTS" "$TWEETS" "${JSONL[@]}"; do
   [[ -s $f ]] || continue
   mb=$(awk -v b="$(stat -c %s "$f")" 'BEGIN {printf "%.1f", b / 1e6}')
   line="| $(basename "$f") ($mb MB) |"
@@ -119,30 +140,36 @@ for t in "${COUNTS[@]}"; do
   scaling_rule+="---|"
 done
 
+# Against DuckDB: each thread count of --threads, DuckDB and tfq one after the other.
 rows_table=""
 for f in "$FLIGHTS" "$TWEETS"; do
   [[ $USE_DUCKDB == 1 && -s $f ]] || continue
   bytes=$(stat -c %s "$f")
   mb=$(awk -v b="$bytes" 'BEGIN {printf "%.1f", b / 1e6}')
-  d=$(duck_parse "$f")
-  read -r t1 rows < <(tfq_run "$f" 1)
-  read -r t2 _ < <(tfq_run "$f" 2)
-  rows_table+=$(awk -v n="$(basename "$f")" -v mb="$mb" -v rows="$rows" -v d="$d" -v t1="$t1" -v t2="$t2" 'BEGIN {
-    printf "| %s (%s MB, %d rows) | %.0f MB/s, %.2f M rows/s | %.0f MB/s, %.2f M rows/s | %.0f MB/s, %.2f M rows/s | %.2fx | %.2fx |\n",
-      n, mb, rows, mb / d, rows / d / 1e6, mb / t1, rows / t1 / 1e6, mb / t2, rows / t2 / 1e6, d / t1, t1 / t2 }')
-  rows_table+=$'\n'
+  d1="" t1=""
+  for t in "${COUNTS[@]}"; do
+    d=$(duck_parse "$f" "$t")
+    read -r secs rows < <(tfq_run "$f" "$t")
+    [[ -n $d1 ]] || { d1=$d; t1=$secs; }
+    rows_table+=$(awk -v n="$(basename "$f")" -v mb="$mb" -v rows="$rows" -v t="$t" -v d="$d" -v s="$secs" \
+                      -v d1="$d1" -v t1="$t1" 'BEGIN {
+      printf "| %s (%s MB, %d rows) | %d | %.0f MB/s, %.2f M rows/s (%.2fx) | %.0f MB/s, %.2f M rows/s (%.2fx) | %.2fx |\n",
+        n, mb, rows, t, mb / d, rows / d / 1e6, d1 / d, mb / s, rows / s / 1e6, t1 / s, d / s }')
+    rows_table+=$'\n'
+  done
 done
 echo "load after: $(uptime | sed 's/.*load average: //')" >&2
 
 cat <<MD
 ## CSV -> TFRecord ($(date -u +%Y-%m-%d), $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) cores, load $(uptime | sed 's/.*load average: //' | cut -d, -f1))
 
-| input | DuckDB $DUCK_VERSION parse only, 1 thread | tfq, 1 thread | tfq, 2 threads | tfq 1T / DuckDB | tfq 2T / 1T |
-|---|---|---|---|---|---|
+| input | threads | DuckDB $DUCK_VERSION parse only (over its 1 thread) | tfq (over its 1 thread) | tfq / DuckDB |
+|---|---|---|---|---|
 ${rows_table}
-Median of $RUNS runs after a warm-up, wall clock, files in the page cache. tfq: $(basename "$BUILD") build,
+Median of $RUNS runs after a warm-up, wall clock, files in the page cache; DuckDB and tfq take
+turns at each thread count. tfq: $(basename "$BUILD") build,
 \`tfq convert FILE -o /dev/null --threads T --json\` (parse, infer from 1000 rows, convert, encode,
-frame with CRC32C, write). DuckDB: \`SET threads=1; SELECT count(COLUMNS(*)) FROM read_csv(FILE)\`
+frame with CRC32C, write). DuckDB: \`SET threads=T; SELECT count(COLUMNS(*)) FROM read_csv(FILE)\`
 (auto-detected dialect and types; every column parsed). Script: scripts/bench-csv.sh.
 
 ## CSV and JSON lines -> TFRecord by thread count

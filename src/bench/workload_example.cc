@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "bench/workload.h"
+#include "common/cache_line.h"
 #include "example/example.h"
 #include "example/example_view.h"
 
@@ -19,7 +20,7 @@ class ParseWorkload : public Workload {
     views_.resize(max_threads);
     // One untimed pass that also says whether the records are tf.Examples at all.
     for (size_t i = 0; i < records_->size(); ++i) {
-      Status s = views_[0].Parse((*records_)[i]);
+      Status s = views_[0].value.Parse((*records_)[i]);
       if (!s.ok()) {
         return Status::InvalidData("record " + std::to_string(i) + " is not a tf.Example (" + s.message() + ")");
       }
@@ -28,7 +29,7 @@ class ParseWorkload : public Workload {
   }
 
   Status RunPass(size_t thread, size_t, Work* work) override {
-    ExampleView& view = views_[thread];
+    ExampleView& view = views_[thread].value;
     for (std::string_view record : *records_) {
       TFQ_RETURN_IF_ERROR(view.Parse(record));
       work->bytes += record.size();
@@ -39,7 +40,7 @@ class ParseWorkload : public Workload {
 
  private:
   const std::vector<std::string_view>* records_ = nullptr;
-  std::vector<ExampleView> views_;  // one per thread: Parse reuses its scratch
+  std::vector<CacheAligned<ExampleView>> views_;  // one per thread: Parse reuses its scratch
 };
 
 class EncodeWorkload : public Workload {
@@ -59,7 +60,7 @@ class EncodeWorkload : public Workload {
   }
 
   Status RunPass(size_t thread, size_t, Work* work) override {
-    Scratch& s = scratch_[thread];
+    Scratch& s = scratch_[thread].value;
     for (const Example& example : examples_) {
       s.encoder.Clear();
       for (const auto& [key, f] : example.features) {
@@ -88,7 +89,7 @@ class EncodeWorkload : public Workload {
     std::string out;
   };
   std::vector<Example> examples_;
-  std::vector<Scratch> scratch_;
+  std::vector<CacheAligned<Scratch>> scratch_;
 };
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <memory>
 #include <new>
 
+#include "common/cache_line.h"
 #include "common/cpus.h"
 #include "example/example.h"
 #include "imageset/sha256.h"
@@ -80,7 +81,8 @@ Status ReadWholeFile(const std::string& path, SourceBuffer* out) {
   return s;
 }
 
-struct RecordConverter::Worker {
+// Cache-aligned: each worker's state is written on every image (common/cache_line.h).
+struct alignas(kCacheLineBytes) RecordConverter::Worker {
   explicit Worker(const image::ConvertOptions& o) : converter(o) {}
   image::ImageConverter converter;
   image::ConvertedImage image;
