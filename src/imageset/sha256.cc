@@ -5,6 +5,10 @@
 #include <atomic>
 #include <cstring>
 
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
+
 namespace tfq::imageset {
 namespace internal {
 namespace {
@@ -67,7 +71,12 @@ void Sha256BlocksPortable(uint32_t state[8], const uint8_t* data, size_t blocks)
 
 bool Sha256HasShaExtensions() {
 #if defined(__x86_64__)
-  static const bool has = __builtin_cpu_supports("sha") && __builtin_cpu_supports("sse4.1");
+  // CPUID directly: clang 14's __builtin_cpu_supports knows no "sha".
+  static const bool has = [] {
+    unsigned a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_SSE4_1)) return false;
+    return __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & bit_SHA) != 0;
+  }();
   return has;
 #else
   return false;
