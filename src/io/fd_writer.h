@@ -1,7 +1,8 @@
 // FdWriter: buffered, complete writes to a file descriptor.
 //
-// Internal to src/io: the one place that calls write(2), so that EINTR, partial writes, a full
-// disk and a closed pipe are handled the same way for files, devices and standard output.
+// The one place that calls write(2), so that EINTR, partial writes, a full disk and a closed pipe
+// are handled the same way for files, devices and standard output. Internal to src/io, except
+// WriteFully, which reshard's writer lanes (reshard/write_queue.h) call on their staged files.
 #ifndef TFQ_IO_FD_WRITER_H_
 #define TFQ_IO_FD_WRITER_H_
 

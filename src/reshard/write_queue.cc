@@ -6,6 +6,7 @@
 #include <cerrno>
 
 #include "common/cpus.h"
+#include "io/fd_writer.h"
 
 namespace tfq::reshard {
 
@@ -54,19 +55,6 @@ int WriteQueue::Wait(WriteTicket* ticket) {
   return ticket->error;
 }
 
-int WriteQueue::Write(int fd, const char* data, uint64_t size) {
-  const char* p = data;
-  uint64_t left = size;
-  while (left > 0) {
-    const ssize_t n = write(fd, p, left);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return n < 0 ? errno : ENOSPC;  // 0 bytes for a non-empty write: a full disk
-    p += n;
-    left -= static_cast<uint64_t>(n);
-  }
-  return 0;
-}
-
 void WriteQueue::Run(Lane* lane) {
   std::unique_lock<std::mutex> lock(lane->mu);
   for (;;) {
@@ -76,7 +64,7 @@ void WriteQueue::Run(Lane* lane) {
     lane->jobs.pop_front();
     lock.unlock();
     int error = 0;
-    if (job.data) error = Write(job.fd, job.data, job.size);
+    if (job.data) error = WriteFully(job.fd, job.data, job.size);
     for (const CopyRange& range : job.ranges) {
       if (error == 0) error = range.source->AppendRangeTo(job.fd, range.offset, range.size, &lane->copy_scratch);
     }

@@ -78,7 +78,6 @@ class WriteQueue {
   };
   void Submit(Job job);
   static void Run(Lane* lane);
-  static int Write(int fd, const char* data, uint64_t size);
 
   std::vector<std::unique_ptr<Lane>> lanes_;
 };
