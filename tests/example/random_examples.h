@@ -138,7 +138,8 @@ class RandomExamples {
       } else if (!options_.utf8_keys && Below(4) == 0) {
         key = NextBytes();
       } else {
-        key = "k" + std::to_string(Below(1000));
+        key = "k";  // not "k" + to_string(...): gcc 12 warns of a false -Wrestrict there
+        key += std::to_string(Below(1000));
       }
       if (used->insert(key).second) return key;
     }
