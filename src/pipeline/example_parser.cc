@@ -32,6 +32,13 @@ void AppendDefault(const std::vector<T>& value, size_t length, std::vector<T>* o
 
 }  // namespace
 
+ExampleParser::ExampleParser(const std::vector<FeatureSpec>* specs)
+    : specs_(specs), hints_(specs->size(), 0), met_in_row_(specs->size(), 0) {
+  for (size_t i = 0; i < specs->size(); ++i) {
+    direct_ = direct_ && spec_of_key_.emplace((*specs)[i].key, static_cast<uint32_t>(i)).second;
+  }
+}
+
 // Views (BytesLayout::kViews) point into the record when the value lies in it, which the caller
 // keeps alive in Batch::blocks; anything else (a default, a list merged from several parts) lives
 // in a block of its own that the batch keeps.
@@ -176,8 +183,97 @@ const FeatureView* ExampleParser::FindFeature(size_t spec_index) {
   return &entries[index].feature;
 }
 
+uint32_t ExampleParser::SpecOf(size_t entry, std::string_view key) {
+  if (entry >= entry_hints_.size()) entry_hints_.resize(entry + 1, kNoSpec);
+  uint32_t& hint = entry_hints_[entry];
+  if (hint != kNoSpec && (*specs_)[hint].key == key) return hint;
+  const auto found = spec_of_key_.find(key);
+  hint = found == spec_of_key_.end() ? kNoSpec : found->second;
+  return hint;
+}
+
+namespace {
+
+// The payload of the length-delimited field whose one-byte tag is at p, if p holds that tag;
+// advances p past it. False for another tag or a malformed length.
+bool TakeField(uint8_t tag, const char*& p, const char* end, std::string_view* payload) {
+  if (p >= end || static_cast<uint8_t>(*p) != tag) return false;
+  uint64_t length;
+  const char* q = wire::DecodeLength(p + 1, end, &length);
+  if (q == nullptr) return false;
+  *payload = std::string_view(q, length);
+  p = q + length;
+  return true;
+}
+
+constexpr uint8_t kLengthDelimitedTag(uint32_t field) {
+  return static_cast<uint8_t>(wire::MakeTag(field, wire::kLengthDelimited));
+}
+
+}  // namespace
+
+bool ExampleParser::AppendEntryDirect(size_t entry, const char*& p, const char* end, Batch* batch) {
+  std::string_view map_entry, key, feature;
+  if (!TakeField(kLengthDelimitedTag(wire::kFeaturesFeature), p, end, &map_entry)) return false;
+  const char* e = map_entry.data();
+  const char* const entry_end = e + map_entry.size();
+  if (!TakeField(kLengthDelimitedTag(wire::kMapKey), e, entry_end, &key) ||
+      !TakeField(kLengthDelimitedTag(wire::kMapValue), e, entry_end, &feature) || e != entry_end) {
+    return false;
+  }
+  // The Feature: no list (kind "none"), or exactly one of the three.
+  FeatureKind kind = FeatureKind::kNone;
+  std::string_view list;
+  if (!feature.empty()) {
+    const char* f = feature.data();
+    const char* const feature_end = f + feature.size();
+    const uint8_t tag = static_cast<uint8_t>(*f);
+    if (tag == kLengthDelimitedTag(wire::kFeatureBytesList)) {
+      kind = FeatureKind::kBytes;
+    } else if (tag == kLengthDelimitedTag(wire::kFeatureFloatList)) {
+      kind = FeatureKind::kFloat;
+    } else if (tag == kLengthDelimitedTag(wire::kFeatureInt64List)) {
+      kind = FeatureKind::kInt64;
+    } else {
+      return false;
+    }
+    if (!TakeField(tag, f, feature_end, &list) || f != feature_end) return false;
+  }
+  const uint32_t spec = SpecOf(entry, key);
+  if (spec == kNoSpec) return true;
+  if (met_in_row_[spec] == row_) return false;  // a duplicate key: the last one wins
+  met_in_row_[spec] = row_;
+  const FeatureView view(kind, list);
+  return AppendFeature((*specs_)[spec], &view, &batch->columns[spec], batch).ok();
+}
+
+bool ExampleParser::TryAppendRowDirect(std::string_view record, Batch* batch) {
+  if (!direct_) return false;
+  const char* p = record.data();
+  const char* const record_end = p + record.size();
+  std::string_view features;
+  if (p < record_end && !TakeField(kLengthDelimitedTag(wire::kExampleFeatures), p, record_end, &features)) {
+    return false;
+  }
+  if (p != record_end) return false;  // another field, or `features` twice (merged)
+  ++row_;
+  internal::MarkColumns(*batch, &marks_);
+  p = features.data();
+  const char* const end = p + features.size();
+  bool ok = true;
+  for (size_t entry = 0; ok && p < end; ++entry) {
+    ok = AppendEntryDirect(entry, p, end, batch);
+  }
+  for (size_t i = 0; ok && i < specs_->size(); ++i) {
+    if (met_in_row_[i] != row_) ok = AppendFeature((*specs_)[i], nullptr, &batch->columns[i], batch).ok();
+  }
+  if (!ok) internal::RollBackColumns(marks_, batch);
+  return ok;
+}
+
 Status ExampleParser::AppendRow(std::string_view record, Batch* batch) {
   record_ = record;
+  if (TryAppendRowDirect(record, batch)) return Status::OK();
   TFQ_RETURN_IF_ERROR(view_.Parse(record, ListValidation::kOnUse));
   internal::MarkColumns(*batch, &marks_);
   for (size_t i = 0; i < specs_->size(); ++i) {

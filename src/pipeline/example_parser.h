@@ -15,7 +15,9 @@
 #ifndef TFQ_PIPELINE_EXAMPLE_PARSER_H_
 #define TFQ_PIPELINE_EXAMPLE_PARSER_H_
 
+#include <cstdint>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "common/status.h"
@@ -28,8 +30,7 @@ namespace tfq::pipeline {
 class ExampleParser {
  public:
   // `specs` must outlive the parser; the batches it fills must come from ResetBatch(specs).
-  explicit ExampleParser(const std::vector<FeatureSpec>* specs)
-      : specs_(specs), hints_(specs->size(), 0) {}
+  explicit ExampleParser(const std::vector<FeatureSpec>* specs);
 
   // Appends the record's values to the columns of *batch (one row; the caller counts rows and
   // keeps records/sources, and for BytesLayout::kViews columns adds the block the record lives
@@ -46,9 +47,29 @@ class ExampleParser {
   const FeatureView* FindFeature(size_t spec_index);
   // The error for a list that failed to decode, naming its byte in the record.
   Status ListError(const FeatureView& feature, const Status& decoded) const;
+  // The one-pass decoder for the layout every serializer writes: one `features` field, each map
+  // entry its key then its value, each Feature at most one list, no spec key twice. It walks the
+  // record once, looks each key up among the specs and appends the spec features' values as it
+  // meets them, with no ExampleView in between. Returns false, with the columns as they were,
+  // for any other layout and for any error: the full decoder below then gives protobuf's
+  // semantics and the same error as always (and for the same spec, the first in spec order).
+  bool TryAppendRowDirect(std::string_view record, Batch* batch);
+  // One map entry at p (advanced past it): its Feature's values appended if a spec asks for its
+  // key. False for a layout or an error the full decoder must handle.
+  bool AppendEntryDirect(size_t entry, const char*& p, const char* end, Batch* batch);
+  // The spec whose key is `key`, met as map entry `entry` (kNoSpec for a key no spec asks for).
+  uint32_t SpecOf(size_t entry, std::string_view key);
+  static constexpr uint32_t kNoSpec = UINT32_MAX;
 
   const std::vector<FeatureSpec>* specs_;
   std::vector<size_t> hints_;  // per spec: the entry index where its key was last found
+  // The direct decoder's: spec index per key; per map entry position, the spec found there last
+  // (kNoSpec: none); per spec, the row it was last met in (a second meeting is a duplicate key).
+  bool direct_ = true;  // spec keys are distinct (the options' validation makes sure)
+  std::unordered_map<std::string_view, uint32_t> spec_of_key_;
+  std::vector<uint32_t> entry_hints_;
+  std::vector<uint64_t> met_in_row_;
+  uint64_t row_ = 0;
   ExampleView view_;
   std::string_view record_;  // the record being appended
   std::vector<internal::ColumnMark> marks_;
