@@ -35,10 +35,10 @@ jobs=${JOBS:-$(nproc)}
 unity=(-DCMAKE_UNITY_BUILD=ON -DCMAKE_UNITY_BUILD_BATCH_SIZE=16)
 
 stage "Release build"
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release "${unity[@]}" >/dev/null
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DTFQ_BUILD_TESTS=ON "${unity[@]}" >/dev/null  # ON: scripts/demo.sh leaves it OFF
 cmake --build build -j"$jobs"
 stage "Release tests: unit, end-to-end, conformance"
-ctest --test-dir build --output-on-failure -j"$jobs"
+ctest --no-tests=error --test-dir build --output-on-failure -j"$jobs"
 stage "Python package: pip install into a fresh venv, pytest (scripts/test-python.sh)"
 bash scripts/test-python.sh
 
@@ -54,7 +54,7 @@ cmake --build build-asan -j"$jobs" --target tfq_tests
 stage "ASan + UBSan tests: unit and end-to-end"
 export ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:strict_string_checks=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-ctest --test-dir build-asan --output-on-failure -j"$jobs" -L "unit|e2e"
+ctest --no-tests=error --test-dir build-asan --output-on-failure -j"$jobs" -L "unit|e2e"
 
 stage "ThreadSanitizer build: the multithreaded parts"
 cmake -S . -B build-tsan -G Ninja "${sanitizer_flags[@]}" "${unity[@]}" -DTFQ_SANITIZE=thread >/dev/null
@@ -65,7 +65,7 @@ stage "ThreadSanitizer tests"
 # text), reshard's writer lanes, the read-ahead stream, the interrupt-cleanup table, RecordFile's
 # concurrent Get and inspect's parallel scan (single-threaded heavy cases are left to ASan:
 # TFQ_TSAN_SKIPPED_CASES in tests/CMakeLists.txt).
-TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 ctest --test-dir build-tsan --output-on-failure -j"$jobs" -R "^unit\.(pipeline|convert|reshard|imageset|io|tfrecord|inspect)$"
+TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 ctest --no-tests=error --test-dir build-tsan --output-on-failure -j"$jobs" -R "^unit\.(pipeline|convert|reshard|imageset|io|tfrecord|inspect)$"
 
 stage "Fuzzing: every libFuzzer target for a short while (scripts/fuzz.sh; TFQ_FUZZ_SECONDS each)"
 TFQ_FUZZ_SECONDS=${TFQ_FUZZ_SECONDS:-20} bash scripts/fuzz.sh
