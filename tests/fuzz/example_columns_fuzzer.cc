@@ -7,9 +7,12 @@
 //    the first input byte picks) succeeds, twice in a row (the hint path), and every column holds
 //    exactly the view's values, with the row splits of two rows;
 //  - whatever the record, with specs for the keys a lenient parse finds (and one absent key),
-//    ExampleParser returns a status without crashing, and a failed row leaves the batch as it was.
+//    ExampleParser returns a status without crashing, a failed row leaves the batch as it was,
+//    and the record with an unknown field after it (which the one-pass decoder leaves to the full
+//    decoder) gives the same status and the same columns.
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -100,10 +103,28 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   tfq::pipeline::internal::ResetBatch(specs, &batch);
   std::vector<tfq::pipeline::internal::ColumnMark> before, after;
   tfq::pipeline::internal::MarkColumns(batch, &before);
-  if (!parser.AppendRow(record, &batch).ok()) {
+  const tfq::Status status = parser.AppendRow(record, &batch);
+  if (!status.ok()) {
     tfq::pipeline::internal::MarkColumns(batch, &after);
     for (size_t c = 0; c < before.size(); ++c) {
       FUZZ_CHECK(std::memcmp(&before[c], &after[c], sizeof before[c]) == 0);  // rolled back
+    }
+  }
+  const std::string with_unknown_field = record + std::string("\x78\x00", 2);  // field 15, varint 0
+  ExampleParser full_parser(&specs);
+  Batch full;
+  tfq::pipeline::internal::ResetBatch(specs, &full);
+  const tfq::Status full_status = full_parser.AppendRow(with_unknown_field, &full);
+  FUZZ_CHECK(status.code() == full_status.code() && status.message() == full_status.message());
+  for (size_t c = 0; status.ok() && c < specs.size(); ++c) {
+    const Column& a = batch.columns[c];
+    const Column& b = full.columns[c];
+    FUZZ_CHECK(a.int64_values == b.int64_values && a.row_splits == b.row_splits);
+    FUZZ_CHECK(a.float_values.size() == b.float_values.size() &&
+               std::memcmp(a.float_values.data(), b.float_values.data(), a.float_values.size() * sizeof(float)) == 0);
+    FUZZ_CHECK(a.num_values() == b.num_values());
+    for (size_t i = 0; a.dtype == tfq::pipeline::DType::kBytes && i < a.num_values(); ++i) {
+      FUZZ_CHECK(a.bytes_value(i) == b.bytes_value(i));
     }
   }
   return 0;
