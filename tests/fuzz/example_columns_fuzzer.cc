@@ -120,8 +120,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const Column& a = batch.columns[c];
     const Column& b = full.columns[c];
     FUZZ_CHECK(a.int64_values == b.int64_values && a.row_splits == b.row_splits);
-    FUZZ_CHECK(a.float_values.size() == b.float_values.size() &&
-               std::memcmp(a.float_values.data(), b.float_values.data(), a.float_values.size() * sizeof(float)) == 0);
+    FUZZ_CHECK(a.float_values.size() == b.float_values.size());
+    for (size_t i = 0; i < a.float_values.size(); ++i) {
+      FUZZ_CHECK(std::memcmp(&a.float_values[i], &b.float_values[i], sizeof(float)) == 0);  // NaN payloads too
+    }
     FUZZ_CHECK(a.num_values() == b.num_values());
     for (size_t i = 0; a.dtype == tfq::pipeline::DType::kBytes && i < a.num_values(); ++i) {
       FUZZ_CHECK(a.bytes_value(i) == b.bytes_value(i));
