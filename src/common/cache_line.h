@@ -4,9 +4,8 @@
 // Why: objects that threads update on every item (a parser's scratch vectors, their size and end
 // pointers) placed back to back in one array share the cache line at each boundary, and two cores
 // writing one line pass it back and forth. Whether a boundary splits a line depends on where the
-// array happens to be allocated, so the cost comes and goes between runs: parse-example at 2
-// threads measured 1.3 M or 2.5 M records/s on the same 2-core machine depending on the length of
-// the command line, until each thread's ExampleView was given lines of its own.
+// array happens to be allocated, so the cost comes and goes between runs (docs/benchmarks.md,
+// "False sharing in tfq bench parse-example": it halved a 2-thread benchmark).
 #ifndef TFQ_COMMON_CACHE_LINE_H_
 #define TFQ_COMMON_CACHE_LINE_H_
 
