@@ -191,13 +191,14 @@ TEST_CASE("the direct decoder and the full decoder give the same rows and the sa
       const Status b = full_parser.AppendRow(*variant, &full);
       REQUIRE(a.code() == b.code());
       REQUIRE(a.message() == b.message());
-      REQUIRE(Dump(direct) == Dump(full));
       if (a.ok()) {
         ++rows;
       } else {
         ++errors;
       }
     }
+    // The columns hold every row so far: compared now and then, and at the end.
+    if (i % 250 == 249) REQUIRE(Dump(direct) == Dump(full));
   }
   // Both outcomes were exercised, and the variants really took the other decoder (a record that
   // the direct decoder takes never ends in an unknown field or repeats its `features`).
