@@ -33,7 +33,7 @@ void AppendDefault(const std::vector<T>& value, size_t length, std::vector<T>* o
 }  // namespace
 
 ExampleParser::ExampleParser(const std::vector<FeatureSpec>* specs)
-    : specs_(specs), hints_(specs->size(), 0), met_in_row_(specs->size(), 0) {
+    : specs_(specs), met_in_row_(specs->size(), 0) {
   for (size_t i = 0; i < specs->size(); ++i) {
     direct_ = direct_ && spec_of_key_.emplace((*specs)[i].key, static_cast<uint32_t>(i)).second;
   }
@@ -172,17 +172,6 @@ Status ExampleParser::ListError(const FeatureView& feature, const Status& decode
   return detailed.ok() ? decoded : detailed;
 }
 
-const FeatureView* ExampleParser::FindFeature(size_t spec_index) {
-  const std::string& key = (*specs_)[spec_index].key;
-  const std::vector<FeaturesView::Entry>& entries = view_.features().entries();
-  size_t& hint = hints_[spec_index];
-  if (hint < entries.size() && entries[hint].key == key) return &entries[hint].feature;
-  const size_t index = view_.features().IndexOf(key);
-  if (index == FeaturesView::kNotFound) return nullptr;
-  hint = index;
-  return &entries[index].feature;
-}
-
 uint32_t ExampleParser::SpecOf(size_t entry, std::string_view key) {
   if (entry >= entry_hints_.size()) entry_hints_.resize(entry + 1, kNoSpec);
   uint32_t& hint = entry_hints_[entry];
@@ -278,7 +267,8 @@ Status ExampleParser::AppendRow(std::string_view record, Batch* batch) {
   internal::MarkColumns(*batch, &marks_);
   for (size_t i = 0; i < specs_->size(); ++i) {
     const FeatureSpec& spec = (*specs_)[i];
-    Status status = AppendFeature(spec, FindFeature(i), &batch->columns[i], batch);
+    // The full decoder is for the rare layouts only: a plain lookup in its key index will do.
+    Status status = AppendFeature(spec, view_.features().Find(spec.key), &batch->columns[i], batch);
     if (!status.ok()) {
       internal::RollBackColumns(marks_, batch);
       return status;

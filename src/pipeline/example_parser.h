@@ -42,9 +42,6 @@ class ExampleParser {
                        Batch* batch);
   Status AppendMissing(const FeatureSpec& spec, Column* column, Batch* batch);
   void AppendBytes(Column* column, Batch* batch, std::string_view value);
-  // The spec's feature in the parsed record: the records of a dataset almost always list their
-  // keys in the same order, so the entry where the key was last found is tried before a search.
-  const FeatureView* FindFeature(size_t spec_index);
   // The error for a list that failed to decode, naming its byte in the record.
   Status ListError(const FeatureView& feature, const Status& decoded) const;
   // The one-pass decoder for the layout every serializer writes: one `features` field, each map
@@ -62,7 +59,6 @@ class ExampleParser {
   static constexpr uint32_t kNoSpec = UINT32_MAX;
 
   const std::vector<FeatureSpec>* specs_;
-  std::vector<size_t> hints_;  // per spec: the entry index where its key was last found
   // The direct decoder's: spec index per key; per map entry position, the spec found there last
   // (kNoSpec: none); per spec, the row it was last met in (a second meeting is a duplicate key).
   bool direct_ = true;  // spec keys are distinct (the options' validation makes sure)

@@ -138,8 +138,8 @@ class RandomExamples {
       } else if (!options_.utf8_keys && Below(4) == 0) {
         key = NextBytes();
       } else {
-        key = "k";  // not "k" + to_string(...): gcc 12 warns of a false -Wrestrict there
-        key += std::to_string(Below(1000));
+        key = std::to_string(Below(1000));
+        key.insert(key.begin(), 'k');  // gcc 12 warns of a false -Wrestrict for "k" + ... and = "k"
       }
       if (used->insert(key).second) return key;
     }
