@@ -149,6 +149,7 @@ Status CsvToTfRecord(const ConvertFlags& flags, const std::vector<std::string>& 
   callbacks.sink = [&](std::string_view framed, std::span<const size_t> ends) {
     return (*output)->WriteInTurn(framed, ends);
   };
+  callbacks.open_ranges = OpenCsvFileRanges;
   CsvProgress result;
   TFQ_RETURN_IF_ERROR(CsvToRecords(inputs, open, *options, callbacks, &result));
   TFQ_RETURN_IF_ERROR((*output)->Close());

@@ -31,11 +31,21 @@ CsvChunkConverter::CsvChunkConverter(int threads, const csv::ParseOptions& parse
   }
 }
 
+Status CsvChunkConverter::Convert(CsvSlot& slot, int worker) {
+  if (!slot.cutter) return ParseAndConvert(slot, worker);
+  slot.parsed = false;
+  Status s = slot.cutter->Cut(slot.range, &slot.chunk);
+  if (s.ok()) s = ParseAndConvert(slot, worker);
+  slot.redo_serially = !s.ok();
+  if (slot.redo_serially) slot.ends.clear();
+  return Status::OK();
+}
+
 // Frames each record in place: room for the header, the Example written behind it, then the
 // header and the data CRC filled in. No allocation once the slot's buffers have grown.
-Status CsvChunkConverter::Convert(CsvSlot& slot, int worker) {
+Status CsvChunkConverter::ParseAndConvert(CsvSlot& slot, int worker) {
   Worker& w = *workers_[static_cast<size_t>(worker)];
-  if (!slot.parsed) TFQ_RETURN_IF_ERROR(w.parser.Parse(slot.chunk, &slot.batch));
+  const Status parsed = slot.parsed ? slot.parse_status : w.parser.Parse(slot.chunk, &slot.batch);
   ByteBuffer& framed = slot.framed;
   framed.clear();
   // Room for the records up front: growing by doubling would copy and touch about twice the
@@ -52,7 +62,7 @@ Status CsvChunkConverter::Convert(CsvSlot& slot, int worker) {
     w.framer.Close(&framed, start);
     slot.ends.push_back(framed.size());
   }
-  return Status::OK();
+  return parsed;
 }
 
 }  // namespace tfq::internal

@@ -17,6 +17,7 @@
 #include "csv/converter.h"
 #include "csv/example_rows.h"
 #include "csv/parser.h"
+#include "csv/range_cutter.h"
 #include "csv/row_batch.h"
 
 namespace tfq::internal {
@@ -26,6 +27,13 @@ struct CsvSlot : MapSlot {
   csv::Chunk chunk;
   csv::RowBatch batch;
   bool parsed = false;      // `batch` already holds the parsed chunk (schema prologue)
+  Status parse_status;      // with `parsed`: the parser's error after the rows in `batch`
+  // Set: the worker cuts the chunk itself, range `range` of `cutter` (csv/range_cutter.h), and
+  // any failure, of the cut or of a row, only sets `redo_serially`: the chunk carries no line or
+  // row numbers for a message, so a serial reader takes over from the chunk's start and reports it.
+  const csv::RangeCutter* cutter = nullptr;
+  size_t range = 0;
+  bool redo_serially = false;
   ByteBuffer framed;        // the chunk's records, framed, back to back
   std::vector<size_t> ends;  // end offset of each record in `framed`
 };
@@ -47,10 +55,15 @@ class CsvChunkConverter {
   CsvChunkConverter(int threads, const csv::ParseOptions& parse, const std::vector<std::string>& names,
                     const csv::RowConverter& converter);
 
-  // Parses (unless parsed), converts and frames the slot's rows with worker `worker`.
+  // Cuts (with a cutter), parses (unless parsed), converts and frames the slot's rows with
+  // worker `worker`. A record the parser rejects comes after the rows it parsed before it, and
+  // those are converted first: an error among them is the first failure in input order, however
+  // the chunks were cut.
   Status Convert(CsvSlot& slot, int worker);
 
  private:
+  Status ParseAndConvert(CsvSlot& slot, int worker);
+
   // Cache-aligned: the workers' parsers are written on every row (common/cache_line.h).
   struct alignas(kCacheLineBytes) Worker {
     csv::ChunkParser parser;

@@ -3,6 +3,8 @@
 // column count before it can parse a later chunk), then feeding chunks to the parallel pool.
 #include "convert/csv_to_records.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <optional>
 #include <utility>
@@ -12,6 +14,7 @@
 #include "csv/infer.h"
 #include "io/compression.h"
 #include "io/file_streams.h"
+#include "io/paths.h"
 
 namespace tfq {
 namespace {
@@ -40,12 +43,19 @@ class Conversion {
  private:
   Status InferAllPass();
   Status ConvertInput(size_t index);
+  // Converts the rest of `file` from `at_start` (where the prologue's chunker stands) in chunks
+  // the workers cut (csv/range_cutter.h). Sets *resume_at to the file's size, or to the start of
+  // the first chunk that could not be cut or converted: the serial reader goes on from there and
+  // meets its error as a serial run would.
+  Status ConvertRanges(const RandomAccessFile& file, const csv::ChunkPosition& at_start,
+                       uint64_t* resume_at);
   // Learns the column names from a parsed batch of input `index` (or checks them against the
   // first input's). Sets *known once they are.
   Status NoteColumns(const csv::RowBatch& batch, const csv::ChunkParser& parser, size_t index,
                      bool* known);
   Status StartConversion();
   Status WriteSlot(CsvSlot& slot);
+  csv::ChunkerOptions chunk_options() const { return {options_.chunk_bytes, options_.max_row_bytes}; }
   // Whether the prologue still needs rows for inference (never with kInferAll: done by then).
   bool Inferring() const {
     return !schema_ && options_.infer_rows != CsvToRecordsOptions::kInferAll &&
@@ -60,6 +70,12 @@ class Conversion {
   std::vector<std::string> names_;  // final column names; empty until known
   std::unique_ptr<csv::SchemaInferrer> inferrer_;
   std::optional<csv::Schema> schema_;
+  // The input being cut by the workers: declared before the pool, so that the pool's workers
+  // are joined (on an error, mid-input) before they go.
+  std::unique_ptr<RandomAccessFile> range_file_;
+  std::unique_ptr<csv::RangeCutter> cutter_;
+  uint64_t ranges_written_to_ = 0;      // the end of the last cut chunk written
+  std::optional<uint64_t> redo_from_;  // where a cut chunk failed: read serially from there
   std::unique_ptr<CsvChunkConverter> chunk_converter_;
   std::unique_ptr<OrderedMapOf<CsvSlot>> pool_;
   CsvProgress progress_;
@@ -106,7 +122,7 @@ Status Conversion::InferAllPass() {
   for (size_t i = 0; i < inputs_.size(); ++i) {
     Result<std::unique_ptr<InputStream>> in = open_(inputs_[i]);
     if (!in.ok()) return in.status();
-    csv::Chunker chunker(in->get(), options_.parse, {options_.chunk_bytes, options_.max_row_bytes});
+    csv::Chunker chunker(in->get(), options_.parse, chunk_options());
     csv::ChunkParser parser(options_.parse);
     if (!names_.empty()) parser.SetColumnNames(names_);
     csv::Chunk chunk;
@@ -116,8 +132,11 @@ Status Conversion::InferAllPass() {
       bool done = false;
       TFQ_RETURN_IF_ERROR(chunker.Next(&chunk, &done));
       if (done) break;
-      TFQ_RETURN_IF_ERROR(parser.Parse(chunk, &batch));
+      // The header, when the parser took it, is checked before a later record's error: as it
+      // would be had the chunk ended before that record.
+      const Status parsed = parser.Parse(chunk, &batch);
       if (!known) TFQ_RETURN_IF_ERROR(NoteColumns(batch, parser, i, &known));
+      TFQ_RETURN_IF_ERROR(parsed);
       if (!known) continue;
       if (!inferrer_) inferrer_ = std::make_unique<csv::SchemaInferrer>(names_, options_.declared, na_);
       inferrer_->AddBatch(batch, 0, CsvToRecordsOptions::kInferAll);
@@ -163,6 +182,14 @@ Status Conversion::StartConversion() {
 }
 
 Status Conversion::WriteSlot(CsvSlot& slot) {
+  if (slot.cutter) {
+    if (redo_from_) return Status::OK();  // after a failed chunk: the serial reader redoes it
+    if (slot.redo_serially) {
+      redo_from_ = ranges_written_to_;
+      return Status::OK();
+    }
+    ranges_written_to_ = slot.chunk.first_byte + slot.chunk.data().size();
+  }
   if (!slot.ends.empty()) {
     TFQ_RETURN_IF_ERROR(callbacks_.sink(slot.framed.view(), slot.ends));
   }
@@ -174,10 +201,44 @@ Status Conversion::WriteSlot(CsvSlot& slot) {
   return Status::OK();
 }
 
+Status Conversion::ConvertRanges(const RandomAccessFile& file, const csv::ChunkPosition& at_start,
+                                 uint64_t* resume_at) {
+  csv::ReadAt read = [&file](uint64_t offset, size_t n, char* dst, size_t* got) {
+    return file.Read(offset, n, dst, got);
+  };
+  cutter_ = std::make_unique<csv::RangeCutter>(std::move(read), file.size(), at_start.first_byte, at_start,
+                                               options_.parse, chunk_options());
+  ranges_written_to_ = at_start.first_byte;
+  redo_from_.reset();
+  for (size_t k = 0; k < cutter_->num_ranges(); ++k) {
+    CsvSlot* slot;
+    TFQ_RETURN_IF_ERROR(pool_->Acquire(&slot));
+    if (redo_from_) {
+      pool_->Release(slot);
+      break;
+    }
+    slot->cutter = cutter_.get();
+    slot->range = k;
+    pool_->Submit(slot);
+  }
+  TFQ_RETURN_IF_ERROR(pool_->Drain());
+  *resume_at = redo_from_.value_or(file.size());
+  return Status::OK();
+}
+
 Status Conversion::ConvertInput(size_t index) {
-  Result<std::unique_ptr<InputStream>> in = open_(inputs_[index]);
+  // With several threads, a file that can be read at offsets is (after the prologue). The pool
+  // is idle here: no worker still reads the last input's file.
+  range_file_.reset();
+  if (options_.threads > 1 && callbacks_.open_ranges) {
+    Result<std::unique_ptr<RandomAccessFile>> opened = callbacks_.open_ranges(inputs_[index]);
+    // One that cannot be opened is opened as a stream, which reports why in its own words.
+    if (opened.ok()) range_file_ = std::move(opened).value();
+  }
+  Result<std::unique_ptr<InputStream>> in =
+      range_file_ ? range_file_->OpenStream(ReadPattern::kSequential) : open_(inputs_[index]);
   if (!in.ok()) return in.status();
-  csv::Chunker chunker(in->get(), options_.parse, {options_.chunk_bytes, options_.max_row_bytes});
+  csv::Chunker chunker(in->get(), options_.parse, chunk_options());
 
   // Prologue: parse on this thread until the columns are known (and, for the first input with a
   // pass-free inference, until enough rows were seen), keeping the parsed chunks.
@@ -193,13 +254,17 @@ Status Conversion::ConvertInput(size_t index) {
   while (!done && (!known || (Inferring() && held < kMaxPrologueBytes))) {
     auto slot = std::make_unique<CsvSlot>();
     Status s = chunker.Next(&slot->chunk, &done);
-    if (s.ok() && !done) s = parser.Parse(slot->chunk, &slot->batch);
+    // A record the parser rejects ends the input, but the rows before it are converted first
+    // (and inferred from): one of them may fail earlier in input order (csv_chunk_converter.h).
+    slot->parse_status = s.ok() && !done ? parser.Parse(slot->chunk, &slot->batch) : Status::OK();
     if (s.ok() && !done && !known) s = NoteColumns(slot->batch, parser, index, &known);
+    if (s.ok() && !known) s = slot->parse_status;
     if (!s.ok()) {
       if (pool_) TFQ_RETURN_IF_ERROR(pool_->Drain());  // an earlier input's error comes first
       return s;
     }
     if (done) break;
+    if (!slot->parse_status.ok()) done = true;  // nothing after the rejected record is read
     slot->parsed = true;
     held += slot->chunk.data().size();
     if (!known && held >= kMaxPrologueBytes) {
@@ -222,12 +287,20 @@ Status Conversion::ConvertInput(size_t index) {
     pool_->Adopt(std::move(slot));
     if (long_record) TFQ_RETURN_IF_ERROR(pool_->Drain());  // freed before the next is converted
   }
+  if (range_file_ && !done) {
+    const csv::ChunkPosition at_start = chunker.next_position();
+    uint64_t resume_at = 0;
+    TFQ_RETURN_IF_ERROR(ConvertRanges(*range_file_, at_start, &resume_at));
+    if (resume_at == range_file_->size()) return Status::OK();
+    TFQ_RETURN_IF_ERROR(chunker.SkipCut(resume_at - at_start.first_byte));
+  }
   // One thread converts each chunk before the next is read, so the chunks can be views of the
   // stream's buffer rather than copies. (The prologue's chunks above are held: copies.)
   chunker.Lend(options_.threads <= 1);
   while (!done) {
     CsvSlot* slot;
     TFQ_RETURN_IF_ERROR(pool_->Acquire(&slot));
+    slot->cutter = nullptr;
     Status s = chunker.Next(&slot->chunk, &done);
     if (!s.ok() || done) {
       pool_->Release(slot);
@@ -259,6 +332,15 @@ Result<std::unique_ptr<InputStream>> OpenCsvFile(const std::string& path,
   Result<std::unique_ptr<InputStream>> in = OpenInputFile(path);
   if (!in.ok() || !EndsWith(path, ".gz")) return in;
   return NewDecompressingStream(std::move(in).value(), Compression::kGzip, limit);
+}
+
+Result<std::unique_ptr<RandomAccessFile>> OpenCsvFileRanges(const std::string& path) {
+  if (path == "-" || EndsWith(path, ".gz")) return std::unique_ptr<RandomAccessFile>();
+  if (!LooksLikeUrl(path)) {
+    struct stat st;
+    if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::unique_ptr<RandomAccessFile>();
+  }
+  return RandomAccessFile::Open(path);
 }
 
 Status CsvToRecords(const std::vector<std::string>& inputs, const CsvOpener& open,

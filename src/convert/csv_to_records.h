@@ -65,6 +65,9 @@ using CsvOpener = StreamOpener;
 Result<std::unique_ptr<InputStream>> OpenCsvFile(
     const std::string& path, const DecompressionLimit& limit = DecompressionLimit::Default());
 
+// For CsvCallbacks::open_ranges: a regular file or an object (not "-", not ".gz"), else a null file.
+Result<std::unique_ptr<RandomAccessFile>> OpenCsvFileRanges(const std::string& path);
+
 struct CsvProgress {
   uint64_t rows = 0;          // data rows read (skipped ragged rows included)
   uint64_t records = 0;       // records handed to the sink
@@ -77,6 +80,11 @@ struct CsvCallbacks {
   // stops the conversion.
   std::function<Status(const csv::Schema& schema)> on_schema;
   FramedRecordSink sink;
+  // Unset, or a null file: every input is read as a stream, and one thread finds where its
+  // chunks end. With more than one thread, an input opened this way is cut into chunks by the
+  // workers themselves (csv/range_cutter.h), each reading its own part of the file: the
+  // conversion then scales past what one reading thread can cut. Same records, same errors.
+  RangeOpener open_ranges;
 };
 
 // Converts the inputs, in order, into one stream of records. Every input must have the same

@@ -252,6 +252,30 @@ Status Chunker::NextLongRecord(Chunk* chunk, size_t first, ScanState st, ScanTot
   return Status::OK();
 }
 
+Status Chunker::SkipCut(uint64_t n) {
+  if (lent_ != 0) {
+    in_->Consume(lent_);
+    lent_ = 0;
+  }
+  ScanState st;
+  ScanTotals counts;
+  while (n > 0) {
+    const size_t want = static_cast<size_t>(std::min<uint64_t>(n, options_.target_bytes));
+    std::string_view view;
+    TFQ_RETURN_IF_ERROR(in_->Peek(want, &view));
+    if (view.size() < want) {
+      return Status::IoError(in_->name() + ": ends before byte " + std::to_string(in_->position() + n) +
+                             " (was it truncated by someone else?)");
+    }
+    ScanRecords(view.data(), want, quoting_, &st, &counts);
+    in_->Consume(want);
+    n -= want;
+  }
+  next_line_ += counts.lines;
+  next_record_ += counts.records;
+  return Status::OK();
+}
+
 void Chunker::FinishChunk(Chunk* chunk, uint64_t first_byte, const ScanTotals& counts) {
   chunk->source.assign(in_->name());
   chunk->index = next_index_++;

@@ -82,7 +82,16 @@ class Chunker {
   // false): it was gathered a piece at a time.
   void Lend(bool lend) { lend_ = lend; }
 
-  // Bytes handed out in chunks so far (the BOM excluded).
+  // Consumes the next `n` bytes, which end at a cut that another reader made (csv::RangeCutter),
+  // counting their lines and records as if they had been handed out in chunks, so that the
+  // chunks after them carry the numbers a serial run gives them. Errors: the stream's, or
+  // kIoError if it ends first.
+  Status SkipCut(uint64_t n);
+
+  // The position the next chunk will have.
+  ChunkPosition next_position() const {
+    return {in_->name(), next_line_, next_record_, in_->position() + lent_};
+  }
 
  private:
   Status RecordTooLong(std::string_view scanned) const;

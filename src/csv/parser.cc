@@ -7,6 +7,7 @@
 #include <string>
 
 #include "csv/block_scan.h"
+#include "csv/schema.h"
 
 namespace tfq::csv {
 
@@ -56,11 +57,11 @@ inline bool ChunkParser::EmitQuoted(const char* base, size_t start, size_t end, 
 }
 
 Status ChunkParser::Parse(std::string_view data, const ChunkPosition& position, RowBatch* out) {
+  out->Reset(data);
   if (data.size() >= std::numeric_limits<uint32_t>::max()) {
     return Status::InvalidArgument(std::string(position.source) + ": CSV chunk of " +
                                    std::to_string(data.size()) + " bytes exceeds 4 GiB");
   }
-  out->Reset(data);
   out->source_.assign(position.source);
   out->first_line_ = position.first_line;
   out->first_record_ = position.first_record;
@@ -227,14 +228,15 @@ Status ChunkParser::FinishUnusualRow(size_t row_start, size_t row_end, size_t ro
     out->header_.assign(fields.begin() + static_cast<ptrdiff_t>(row_first_field), fields.end());
     out->has_header_ = true;
     if (names_.empty()) {
-      for (std::string_view f : out->header_) names_.emplace_back(f);
+      for (size_t i = 0; i < count; ++i) names_.push_back(HeaderColumnName(out->header_[i], i));
       expected_fields_ = count;
     }
     fields.resize(row_first_field);
     return Status::OK();
   }
-  if (expected_fields_ == 0) {
+  if (expected_fields_ == 0) {  // no header: the first record fixes the columns
     expected_fields_ = count;
+    for (size_t i = 0; i < count; ++i) names_.push_back(HeaderColumnName({}, i));
   } else if (count != expected_fields_) {
     bool drop_extra = false;
     if (options_.ragged == RaggedPolicy::kSkip) {

@@ -39,7 +39,9 @@ class ChunkParser {
   // names.size() fields, and errors name the column. With ParseOptions::header the stream's header
   // record is still read (and must have that many fields) but not used for names.
   void SetColumnNames(std::vector<std::string> names);
-  // The names given, or those of the header once parsed (empty before).
+  // The names given, or those of the header once parsed (or column_1, column_2, ... from the
+  // first record without a header; csv::HeaderColumnName), empty before. Errors name columns
+  // with these, so that a message does not depend on which parser met the row.
   const std::vector<std::string>& column_names() const { return names_; }
   // The field count every record must have; 0 until known.
   size_t expected_fields() const { return expected_fields_; }

@@ -84,13 +84,15 @@ Result<Schema> SelectColumns(const Schema& schema, std::span<const std::string> 
   return out;
 }
 
+std::string HeaderColumnName(std::string_view field, size_t index) {
+  return field.empty() ? "column_" + std::to_string(index + 1) : std::string(field);
+}
+
 Result<std::vector<std::string>> ColumnNamesFromHeader(std::span<const std::string_view> header,
                                                        std::string_view source) {
   std::vector<std::string> names;
   std::unordered_set<std::string_view> seen;
-  for (size_t i = 0; i < header.size(); ++i) {
-    names.emplace_back(header[i].empty() ? "column_" + std::to_string(i + 1) : std::string(header[i]));
-  }
+  for (size_t i = 0; i < header.size(); ++i) names.push_back(HeaderColumnName(header[i], i));
   for (size_t i = 0; i < names.size(); ++i) {
     if (!seen.insert(names[i]).second) {
       return Status::InvalidData(std::string(source) + ": line 1 (header), column " +

@@ -64,9 +64,12 @@ std::string SchemaToJson(const Schema& schema);
 Result<Schema> SelectColumns(const Schema& schema, std::span<const std::string> select,
                              std::span<const std::string> exclude);
 
-// Column names from a header record: an empty name becomes "column_<N>" (N 1-based, as pandas
-// writes an unnamed index column); a duplicate name is a kInvalidData error (feature keys must be
-// unique).
+// The name of column `index` (0-based) whose header field is `field`: the field, or "column_<N>"
+// (N 1-based, as pandas writes an unnamed index column) when it is empty or there is no header.
+std::string HeaderColumnName(std::string_view field, size_t index);
+
+// Column names from a header record, each HeaderColumnName; a duplicate name is a kInvalidData
+// error (feature keys must be unique).
 Result<std::vector<std::string>> ColumnNamesFromHeader(std::span<const std::string_view> header,
                                                        std::string_view source);
 

@@ -1,8 +1,11 @@
 // In-memory streams: the fakes that let tests and fuzzers run without touching the disk.
+#include <algorithm>
+#include <cstring>
 #include <memory>
 #include <string>
 
 #include "io/file_streams.h"
+#include "io/random_access_file.h"
 #include "io/span_input_stream.h"
 
 namespace tfq {
@@ -44,7 +47,28 @@ class StringOutputStream final : public OutputStream {
   bool closed_ = false;
 };
 
+class MemoryRandomAccessFile final : public RandomAccessFile {
+ public:
+  MemoryRandomAccessFile(std::string name, std::string bytes)
+      : RandomAccessFile(std::move(name), bytes.size()), bytes_(std::move(bytes)) {}
+  Status Read(uint64_t offset, size_t n, char* dst, size_t* got) const override {
+    *got = offset >= bytes_.size() ? 0 : static_cast<size_t>(std::min<uint64_t>(n, bytes_.size() - offset));
+    if (*got > 0) std::memcpy(dst, bytes_.data() + offset, *got);
+    return Status::OK();
+  }
+  Result<std::unique_ptr<InputStream>> OpenStream(ReadPattern) const override {
+    return NewMemoryInputStream(name(), bytes_);
+  }
+
+ private:
+  const std::string bytes_;
+};
+
 }  // namespace
+
+std::unique_ptr<RandomAccessFile> NewMemoryRandomAccessFile(std::string name, std::string bytes) {
+  return std::make_unique<MemoryRandomAccessFile>(std::move(name), std::move(bytes));
+}
 
 std::unique_ptr<InputStream> NewMemoryInputStream(std::string name, std::string bytes) {
   return std::make_unique<MemoryInputStream>(std::move(name), std::move(bytes));

@@ -95,6 +95,10 @@ class RandomAccessFile {
   const uint64_t size_;
 };
 
+// A RandomAccessFile over bytes held in memory (tests, fuzzers); OpenStream gives a memory
+// stream over the same bytes.
+std::unique_ptr<RandomAccessFile> NewMemoryRandomAccessFile(std::string name, std::string bytes);
+
 }  // namespace tfq
 
 #endif  // TFQ_IO_RANDOM_ACCESS_FILE_H_

@@ -1,5 +1,6 @@
-// CSV -> framed records: determinism across thread counts and chunk sizes, the first error in
-// input order, schema handling (inference, label, select, infer-all), several inputs.
+// CSV -> framed records: determinism across thread counts and chunk sizes, read as a stream or
+// cut by the workers (ranges of a file), the first error in input order with the message a
+// serial run gives, schema handling (inference, label, select, infer-all), several inputs.
 #include "convert/csv_to_records.h"
 
 #include <doctest/doctest.h>
@@ -9,7 +10,9 @@
 #include <vector>
 
 #include "example/example_view.h"
+#include "common/random.h"
 #include "io/file_streams.h"
+#include "io/random_access_file.h"
 #include "tfrecord/record_reader.h"
 
 namespace tfq {
@@ -23,8 +26,11 @@ struct Output {
   CsvProgress progress;
 };
 
+// How the inputs are read: as streams, or (with more than one thread) as files the workers cut.
+enum class Reading { kStream, kRanges };
+
 Output ConvertCsv(const std::map<std::string, std::string>& files, std::vector<std::string> inputs,
-               CsvToRecordsOptions options) {
+               CsvToRecordsOptions options, Reading reading = Reading::kStream) {
   CsvOpener open = [&](const std::string& name) -> Result<std::unique_ptr<InputStream>> {
     auto it = files.find(name);
     if (it == files.end()) return Status::NotFound(name);
@@ -42,12 +48,17 @@ Output ConvertCsv(const std::map<std::string, std::string>& files, std::vector<s
     out.records += ends.size();
     return Status::OK();
   };
+  if (reading == Reading::kRanges) {
+    cb.open_ranges = [&](const std::string& name) -> Result<std::unique_ptr<RandomAccessFile>> {
+      return NewMemoryRandomAccessFile(name, files.at(name));
+    };
+  }
   out.status = CsvToRecords(inputs, open, options, cb, &out.progress);
   return out;
 }
 
-Output ConvertCsv(const std::string& csv, CsvToRecordsOptions options) {
-  return ConvertCsv({{"t.csv", csv}}, {"t.csv"}, std::move(options));
+Output ConvertCsv(const std::string& csv, CsvToRecordsOptions options, Reading reading = Reading::kStream) {
+  return ConvertCsv({{"t.csv", csv}}, {"t.csv"}, std::move(options), reading);
 }
 
 std::vector<std::string> Records(const std::string& framed) {
@@ -78,13 +89,16 @@ TEST_CASE("the bytes do not depend on thread count or chunk size") {
   REQUIRE(one.status.ok());
   CHECK(one.records == 3000);
   CHECK(one.progress.rows == 3000);
-  for (int threads : {1, 2, 4}) {
-    for (size_t chunk : {size_t{64}, size_t{1000}, size_t{1} << 20}) {
-      o.threads = threads;
-      o.chunk_bytes = chunk;
-      const Output other = ConvertCsv(csv, o);
-      REQUIRE(other.status.ok());
-      CHECK(other.framed == one.framed);
+  for (Reading reading : {Reading::kStream, Reading::kRanges}) {
+    for (int threads : {1, 2, 4}) {
+      for (size_t chunk : {size_t{64}, size_t{1000}, size_t{1} << 20}) {
+        o.threads = threads;
+        o.chunk_bytes = chunk;
+        const Output other = ConvertCsv(csv, o, reading);
+        REQUIRE(other.status.ok());
+        CHECK(other.framed == one.framed);
+        CHECK(other.progress.rows == 3000);
+      }
     }
   }
   const std::vector<std::string> records = Records(one.framed);
@@ -114,13 +128,18 @@ TEST_CASE("rows longer than a chunk: converted one at a time, the same bytes") {
   const Output whole = ConvertCsv(csv, o);
   REQUIRE(whole.status.ok());
   CHECK(whole.records == 3000);
-  for (int threads : {1, 2, 4}) {
-    for (size_t chunk : {size_t{1000}, size_t{1} << 20}) {
-      o.threads = threads;
-      o.chunk_bytes = chunk;
-      const Output other = ConvertCsv(csv, o);
-      REQUIRE(other.status.ok());
-      CHECK(other.framed == whole.framed);
+  // Cut by the workers, a long row is more than they read ahead: the serial reader takes over
+  // from its chunk on.
+  for (Reading reading : {Reading::kStream, Reading::kRanges}) {
+    for (int threads : {1, 2, 4}) {
+      for (size_t chunk : {size_t{1000}, size_t{1} << 20}) {
+        o.threads = threads;
+        o.chunk_bytes = chunk;
+        const Output other = ConvertCsv(csv, o, reading);
+        REQUIRE(other.status.ok());
+        CHECK(other.framed == whole.framed);
+        CHECK(other.progress.rows == 3000);
+      }
     }
   }
 }
@@ -132,16 +151,65 @@ TEST_CASE("the first error in input order is reported, whatever the threads") {
   csv.replace(at1500, 4, "15x0");
   const size_t at1900 = csv.find("\n1900,") + 1;
   csv.replace(at1900, 4, "19\"0");
-  for (int threads : {1, 3}) {
+  for (Reading reading : {Reading::kStream, Reading::kRanges}) {
+    for (int threads : {1, 3}) {
+      CsvToRecordsOptions o;
+      o.threads = threads;
+      o.chunk_bytes = 200;
+      const Output out = ConvertCsv(csv, o, reading);
+      CHECK(out.status.code() == StatusCode::kInvalidData);
+      // Line 1802: the header, then rows 0-1499 of which every fifth takes two lines.
+      CHECK(out.status.message() == "t.csv: line 1802 (row 1501), column 1 \"id\": \"15x0\" is not an int64");
+      CHECK(out.records <= 1500);
+    }
+  }
+}
+
+TEST_CASE("a bad value before a record the parser rejects is the error, however the chunks fall") {
+  // Row 6 holds a value its int64 column cannot take; row 7 has a field too many. Whether or not
+  // a chunk holds both, the first failure in input order is row 6's.
+  const std::string csv = "a,b\n1,2\n3,4\n5,6\n7,8\n9,10\nx,12\n13,14,15\n16,17\n";
+  for (Reading reading : {Reading::kStream, Reading::kRanges}) {
+    for (size_t chunk = 1; chunk <= 80; ++chunk) {
+      CsvToRecordsOptions o;
+      o.threads = reading == Reading::kRanges ? 2 : 1;
+      o.infer_rows = 3;
+      o.chunk_bytes = chunk;
+      CAPTURE(chunk);
+      const Output out = ConvertCsv(csv, o, reading);
+      CHECK(out.status.message() == "t.csv: line 7 (row 6), column 1 \"a\": \"x\" is not an int64");
+    }
+  }
+}
+
+// Random tables with random faults: cut by the workers, the same records and the same first
+// error, word for word, as one thread reading a stream.
+TEST_CASE("cut by the workers: the records and the error of a serial run") {
+  Xoshiro256 rng(1127);
+  static constexpr const char* kFaults[] = {"x", "\"", "1,2,3,4,5", "\"open", "\r", "\r\n", "\n\n", ""};
+  for (int iter = 0; iter < 300; ++iter) {
+    std::string csv = BigTable(50 + static_cast<int>(rng.Below(400)));
+    for (size_t n = rng.Below(3); n > 0; --n) {
+      csv.insert(rng.Below(csv.size() + 1), kFaults[rng.Below(std::size(kFaults))]);
+    }
     CsvToRecordsOptions o;
-    o.threads = threads;
-    o.chunk_bytes = 200;
-    const Output out = ConvertCsv(csv, o);
-    CHECK(out.status.code() == StatusCode::kInvalidData);
-    CHECK(out.status.message().find("t.csv: line ") == 0);
-    CHECK(out.status.message().find("(row 1501), column 1 \"id\": \"15x0\" is not an int64") !=
-          std::string::npos);
-    CHECK(out.records <= 1500);
+    o.threads = 1;
+    o.chunk_bytes = 16 + rng.Below(300);
+    o.infer_rows = 1 + rng.Below(20);
+    if (rng.Below(4) == 0) o.parse.ragged = csv::RaggedPolicy::kSkip;
+    if (rng.Below(4) == 0) o.max_row_bytes = 60 + rng.Below(400);
+    CAPTURE(csv);
+    CAPTURE(o.chunk_bytes);
+    const Output serial = ConvertCsv(csv, o);
+    o.threads = 2 + static_cast<int>(rng.Below(3));
+    const Output cut = ConvertCsv(csv, o, Reading::kRanges);
+    CHECK(cut.status.code() == serial.status.code());
+    CHECK(cut.status.message() == serial.status.message());
+    if (serial.status.ok()) {
+      CHECK(cut.framed == serial.framed);
+      CHECK(cut.progress.rows == serial.progress.rows);
+      CHECK(cut.progress.skipped_rows == serial.progress.skipped_rows);
+    }
   }
 }
 

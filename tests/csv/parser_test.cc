@@ -115,9 +115,14 @@ TEST_CASE("ragged records: error names file, line, row and column") {
         "test.csv: line 3 (row 2), column 3 \"c\": missing; the record has 2 fields, 3 expected");
   CHECK(ErrorOf("a,b,c\n1,2,3\n6,7,8,9\n", ParseOptions{}) ==
         "test.csv: line 3 (row 2), column 4: extra field; the record has 4 fields, 3 expected");
-  // Without a header, the first record sets the count.
+  // Without a header, the first record sets the count, and the names the converter gives.
   CHECK(ErrorOf("1,2\n3\n") ==
-        "test.csv: line 2 (row 2), column 2: missing; the record has 1 fields, 2 expected");
+        "test.csv: line 2 (row 2), column 2 \"column_2\": missing; the record has 1 fields, 2 expected");
+  // An empty header field is named as the converter names it.
+  CHECK(ErrorOf("a,,c\n1,2\n", ParseOptions{}) ==
+        "test.csv: line 2 (row 1), column 3 \"c\": missing; the record has 2 fields, 3 expected");
+  CHECK(ErrorOf("a,,c\n1\n", ParseOptions{}) ==
+        "test.csv: line 2 (row 1), column 2 \"column_2\": missing; the record has 1 fields, 3 expected");
   // The line is the field's, in a record spanning lines.
   CHECK(ErrorOf("a,b\n\"x\ny\",1,2\n", ParseOptions{}) ==
         "test.csv: line 3 (row 1), column 3: extra field; the record has 3 fields, 2 expected");
@@ -161,8 +166,8 @@ TEST_CASE("a quote inside an unquoted field is an error") {
 
 TEST_CASE("text after a closing quote is an error") {
   const std::string msg = "text after the closing quote of a quoted field";
-  CHECK(ErrorOf("x\n\"ab\"c\n") == "test.csv: line 2 (row 2), column 1: " + msg);
-  CHECK(ErrorOf("x,y\n1,\"ab\" \n") == "test.csv: line 2 (row 2), column 2: " + msg);
+  CHECK(ErrorOf("x\n\"ab\"c\n") == "test.csv: line 2 (row 2), column 1 \"column_1\": " + msg);
+  CHECK(ErrorOf("x,y\n1,\"ab\" \n") == "test.csv: line 2 (row 2), column 2 \"column_2\": " + msg);
   CHECK(ErrorOf("\"ab\"c\"d\"\n") == "test.csv: line 1 (row 1), column 1: " + msg);
   CHECK(ErrorOf("\"a\nb\"c") == "test.csv: line 2 (row 1), column 1: " + msg);
 }
