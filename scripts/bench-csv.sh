@@ -108,12 +108,13 @@ duck_parse() {
   duck "SET threads=$2" "$q" >/dev/null
   for _ in $(seq "$RUNS"); do duck "SET threads=$2" "$q"; done | median
 }
-# tfq_run FILE THREADS: median seconds and the row (or record) count.
+# tfq_run FILE THREADS: median seconds and the row (or record) count. The report is read once tfq
+# has exited: a reader started beside it (python3 in a pipe) would take CPU from its threads.
 tfq_run() {
   "$TFQ" convert "$1" -o /dev/null --to tfrecord --threads "$2" --quiet >/dev/null
   for _ in $(seq "$RUNS"); do
-    "$TFQ" convert "$1" -o /dev/null --to tfrecord --threads "$2" --json |
-      python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["seconds"], d.get("rows", d["records"]))'
+    "$TFQ" convert "$1" -o /dev/null --to tfrecord --threads "$2" --json > "$DIR/report.json"
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["seconds"], d.get("rows", d["records"]))' "$DIR/report.json"
   done | sort -g | awk '{a[NR]=$0} END {print a[int((NR+1)/2)]}'
 }
 

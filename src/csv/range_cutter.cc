@@ -96,8 +96,9 @@ void RangeCutter::Publish(size_t k, uint32_t state) const {
 }
 
 Status RangeCutter::Append(uint64_t offset, size_t n, std::string* bytes, size_t* used) const {
-  // The string only grows (zero-filled once): its size is the room, *used the bytes read.
-  if (bytes->size() < *used + n) bytes->resize(std::bit_ceil(*used + n));
+  // The string only grows (zero-filled once, as far as needed): its size is the room, *used the
+  // bytes read.
+  if (bytes->size() < *used + n) bytes->resize(*used + n);
   size_t got = 0;
   Status s = read_(offset, n, bytes->data() + *used, &got);
   *used += got;
