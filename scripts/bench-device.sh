@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# The every-core figures of issue 19 and the pipeline issue on a lent many-core machine, in one
+# short run (the device has no Debian packages of ours, no npm and no network: everything it
+# needs travels in one folder).
+#
+#   scripts/bench-device.sh pack [DIR]   here: copies build/tfq, the .so files it loads (ldd) and
+#                                        the tweets CSV of ../shared into DIR (default devkit,
+#                                        which .git/info/exclude must ignore; carry it)
+#   scripts/bench-device.sh run [DIR]    there: makes the inputs in /dev/shm and prints Markdown
+#                                        tables (THREADS, default 1,2,4,8,16; RUNS, default 3)
+#
+# With the device tool: `run` with carry ["devkit"] and the command
+#   bash scripts/bench-device.sh run devkit
+# (about 4 minutes on 16 cores). Measured, each the median of RUNS wall-clock runs after a warm-up:
+#   convert t.csv (the tweets body x170, ~400 MB of text), n.csv (4 M generated numeric rows, ~280
+#   MB) and t.jsonl (6 of t.csv's 16 shards as JSON lines, ~210 MB) -o /dev/null at each thread
+#   count;
+#   inspect --verify and --count of t.csv's 16 shards, and `cat` of them;
+#   tfq bench parse-example,reader-batcher,read-gzip at each thread count.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+MODE=${1:?pack or run}
+DIR=${2:-devkit}
+THREADS=${THREADS:-1,2,4,8,16}
+RUNS=${RUNS:-3}
+
+if [[ $MODE == pack ]]; then
+  SHARED=${TFQ_SHARED_DIR:-$ROOT/../shared}
+  mkdir -p "$DIR/lib"
+  cp "$ROOT/build/tfq" "$DIR/"
+  # Every library the binary loads that is not the C library's own (the device has its own glibc).
+  ldd "$ROOT/build/tfq" | awk '/=> \// {print $3}' | grep -v -E '/(libc|libm|libpthread|libdl|librt|ld-linux)[.-]' |
+    while read -r lib; do cp -L "$lib" "$DIR/lib/"; done
+  cp "$SHARED/csv/mayweather-mcgregor-tweets.csv" "$DIR/tweets.csv"
+  du -sh "$DIR"
+  exit 0
+fi
+
+[[ $MODE == run ]] || { echo "pack or run"; exit 2; }
+export LD_LIBRARY_PATH=$DIR/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+TFQ=$DIR/tfq
+W=/dev/shm/tfq-device
+mkdir -p "$W"
+echo "machine: $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) CPUs, $(date -u +%Y-%m-%dT%H:%MZ)"
+
+# Inputs.
+[[ -s $W/t.csv ]] || { head -n 1 "$DIR/tweets.csv"; for _ in $(seq 170); do tail -n +2 "$DIR/tweets.csv"; done; } > "$W/t.csv"
+if [[ ! -s $W/n.csv ]]; then
+  python3 - "$W/n.csv" <<'PY'
+import random, sys
+random.seed(1)
+with open(sys.argv[1], "w") as f:
+    f.write("id,a,b,c,d,e,f,g,h,s1,s2,s3\n")
+    for i in range(4_000_000):
+        f.write(f"{i},{random.randint(0, 10**6)},{random.random():.6f},{random.randint(-500, 500)},"
+                f"{random.random() * 1e4:.3f},{random.randint(0, 9)},{random.random():.4f},{random.randint(0, 10**9)},"
+                f"{random.random():.2f},k{random.randint(0, 99)},v{random.randint(0, 9999)},w{i % 7}\n")
+PY
+fi
+[[ -s $W/shards/t-00015-of-00016 ]] || "$TFQ" convert "$W/t.csv" -o "$W/shards/t" --shards 16 --quiet
+[[ -s $W/t.jsonl ]] || "$TFQ" convert "$W"/shards/t-0000[0-5]-of-00016 -o "$W/t.jsonl" --format flat --quiet
+
+median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+# timed CMD...: the median wall seconds of RUNS runs after a warm-up.
+timed() {
+  "$@" > /dev/null 2>&1
+  for _ in $(seq "$RUNS"); do
+    local t0 t1
+    t0=$(date +%s.%N)
+    "$@" > /dev/null 2>&1
+    t1=$(date +%s.%N)
+    awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.4f\n", b - a}'
+  done | median
+}
+
+IFS=, read -r -a COUNTS <<< "$THREADS"
+header="| work |"; rule="|---|"
+for t in "${COUNTS[@]}"; do header+=" $t |"; rule+="---:|"; done
+rule+="---:|"
+echo
+echo "$header last over first |"
+echo "$rule"
+row() {  # row NAME CMD... (with THREADS in the command replaced by each count)
+  local name=$1; shift
+  local line="| $name |" first="" last=""
+  for t in "${COUNTS[@]}"; do
+    local args=("${@//THREADS/$t}")
+    local s
+    s=$(timed "${args[@]}")
+    [[ -n $first ]] || first=$s
+    last=$s
+    line+=" $s s |"
+  done
+  echo "$line $(awk -v a="$first" -v b="$last" 'BEGIN {printf "%.1fx", a / b}') |"
+}
+row "convert t.csv ($(du -m "$W/t.csv" | cut -f1) MB)" "$TFQ" convert "$W/t.csv" -o /dev/null --threads THREADS --quiet
+row "convert n.csv ($(du -m "$W/n.csv" | cut -f1) MB)" "$TFQ" convert "$W/n.csv" -o /dev/null --threads THREADS --quiet
+row "convert t.jsonl ($(du -m "$W/t.jsonl" | cut -f1) MB)" "$TFQ" convert "$W/t.jsonl" -o /dev/null --to tfrecord --threads THREADS --quiet
+row "inspect --verify 16 shards" "$TFQ" inspect --verify --threads THREADS "$W"/shards/t-*
+row "inspect --count 16 shards" "$TFQ" inspect --count --threads THREADS "$W"/shards/t-*
+echo
+echo "cat of the 16 shards ($(du -cm "$W"/shards/t-* | tail -1 | cut -f1) MB): $(timed sh -c "cat $W/shards/t-* > /dev/null") s"
+echo
+"$TFQ" bench --workloads parse-example,reader-batcher,read-gzip --threads "$THREADS" --seconds 1
