@@ -146,6 +146,38 @@ expect_exit 0 "$TFQ" convert "$W/big.csv" -o "$W/big2.tfrecord" --threads 2 --qu
 expect_exit 0 "$TFQ" convert "$W/big.csv" -o "$W/big3.tfrecord" --threads 3 --quiet
 checks=$((checks + 1)); cmp -s "$W/big1.tfrecord" "$W/big2.tfrecord" || fail "--threads 1 and 2 differ"
 checks=$((checks + 1)); cmp -s "$W/big1.tfrecord" "$W/big3.tfrecord" || fail "--threads 1 and 3 differ"
+# Files of several MiB are cut by the workers themselves (csv/range_cutter.h, --threads > 1, a
+# file read at offsets): the same bytes as one thread reading the stream, also around a row of
+# 3 MiB of quoted lines (more than a worker reads ahead: handed back to the serial reader), and
+# the same error word for word from a row deep in the file.
+/usr/bin/python3 - "$W" <<'PY'
+import random, sys
+r = random.Random(11)
+rows = []
+for i in range(200000):
+    note = r.choice(["", "plain", '"quoted, with ""quotes"""', '"two\nlines"', '"cr\r\nlf"'])
+    rows.append(f"{i},{r.randint(-999, 999)},n{r.randint(0, 99)},{note}\n")
+head = "id,score,name,note\n"
+open(sys.argv[1] + "/cut.csv", "w", newline="").write(head + "".join(rows))
+long = rows[:]
+long[150000] = '150000,1,n1,"' + "line\n" * (3 << 18) + '"\n'
+open(sys.argv[1] + "/cut-long.csv", "w", newline="").write(head + "".join(long))
+bad = rows[:]
+bad[170000] = "170000,x,n1,\n"
+open(sys.argv[1] + "/cut-bad.csv", "w", newline="").write(head + "".join(bad))
+PY
+for f in cut cut-long; do
+  expect_exit 0 "$TFQ" convert "$W/$f.csv" -o "$W/$f-1.tfrecord" --threads 1 --quiet
+  for t in 2 3; do
+    expect_exit 0 "$TFQ" convert "$W/$f.csv" -o "$W/$f-$t.tfrecord" --threads $t --quiet
+    checks=$((checks + 1)); cmp -s "$W/$f-1.tfrecord" "$W/$f-$t.tfrecord" || fail "$f.csv: --threads 1 and $t differ"
+  done
+done
+expect_exit 3 "$TFQ" convert "$W/cut-bad.csv" -o "$W/cut-bad.tfrecord" --threads 1 --quiet
+cp "$WORK/err" "$W/cut-bad-1.err"
+expect_stderr_contains 'cut-bad.csv: line 238394 (row 170001), column 2 "score": "x" is not an int64'
+expect_exit 3 "$TFQ" convert "$W/cut-bad.csv" -o "$W/cut-bad.tfrecord" --threads 2 --quiet
+checks=$((checks + 1)); cmp -s "$W/cut-bad-1.err" "$WORK/err" || fail "cut-bad.csv: the message differs at 2 threads: $(cat "$WORK/err")"
 # CSV -> TFRecord -> CSV gives the table back (scores are multiples of 1/8: exact in float32).
 expect_exit 0 "$TFQ" convert "$W/big1.tfrecord" -o "$W/big.out.csv" --quiet
 checks=$((checks + 1)); cmp -s "$W/big.csv" "$W/big.out.csv" || fail "CSV round trip differs: $(diff "$W/big.csv" "$W/big.out.csv" | head -5)"
