@@ -15,7 +15,8 @@
 #   convert t.csv (the tweets body x170, ~400 MB of text), n.csv (4 M generated numeric rows, ~280
 #   MB) and t.jsonl (6 of t.csv's 16 shards as JSON lines, ~210 MB) -o /dev/null at each thread
 #   count;
-#   inspect --verify and --count of t.csv's 16 shards, and `cat` of them;
+#   inspect --verify and --count of t.csv's 16 shards, --verify of 16 files of ~256 MB (each shard
+#   7 times over: the issue's set), and `cat` of each set;
 #   tfq bench parse-example,reader-batcher,read-gzip at each thread count.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -58,6 +59,10 @@ with open(sys.argv[1], "w") as f:
 PY
 fi
 [[ -s $W/shards/t-00015-of-00016 ]] || "$TFQ" convert "$W/t.csv" -o "$W/shards/t" --shards 16 --quiet
+# The issue's 16 files of about 256 MB: each shard 7 times over (TFRecord files concatenate).
+for k in $(seq -w 0 15); do
+  [[ -s $W/big/t-$k ]] || { mkdir -p "$W/big"; for _ in 1 2 3 4 5 6 7; do cat "$W/shards/t-000$k-of-00016"; done > "$W/big/t-$k"; }
+done
 [[ -s $W/t.jsonl ]] || "$TFQ" convert "$W"/shards/t-0000[0-5]-of-00016 -o "$W/t.jsonl" --format flat --quiet
 
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
@@ -98,7 +103,9 @@ row "convert n.csv ($(du -m "$W/n.csv" | cut -f1) MB)" "$TFQ" convert "$W/n.csv"
 row "convert t.jsonl ($(du -m "$W/t.jsonl" | cut -f1) MB)" "$TFQ" convert "$W/t.jsonl" -o /dev/null --to tfrecord --threads THREADS --quiet
 row "inspect --verify 16 shards" "$TFQ" inspect --verify --threads THREADS "$W"/shards/t-*
 row "inspect --count 16 shards" "$TFQ" inspect --count --threads THREADS "$W"/shards/t-*
+row "inspect --verify 16 files of ~256 MB" "$TFQ" inspect --verify --threads THREADS "$W"/big/t-*
 echo
 echo "cat of the 16 shards ($(du -cm "$W"/shards/t-* | tail -1 | cut -f1) MB): $(timed sh -c "cat $W/shards/t-* > /dev/null") s"
+echo "cat of the 16 files ($(du -cm "$W"/big/t-* | tail -1 | cut -f1) MB): $(timed sh -c "cat $W/big/t-* > /dev/null") s"
 echo
 "$TFQ" bench --workloads parse-example,reader-batcher,read-gzip --threads "$THREADS" --seconds 1
