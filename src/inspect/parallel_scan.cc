@@ -10,8 +10,13 @@
 #include <optional>
 #include <thread>
 
+#include <zlib.h>
+
+#include "io/access_points.h"
 #include "io/file_streams.h"
+#include "io/random_inflate.h"
 #include "tfrecord/format.h"
+#include "tfrecord/open.h"
 
 namespace tfq::inspect {
 namespace {
@@ -21,6 +26,18 @@ namespace {
 // confirmed boundary instead. Bounded because the search costs a CRC per byte.
 constexpr uint64_t kHeaderSearchBytes = uint64_t{1} << 20;
 
+// A gzip file whose stored access points (io/access_points.h) still describe it: its
+// uncompressed bytes can be read from near any offset, so it is cut into stretches too, at
+// access points.
+struct IndexedFile {
+  std::shared_ptr<const RandomAccessFile> file;
+  std::shared_ptr<const AccessPointIndex> index;
+};
+
+// Stretches of an indexed file held at once while its member trailer is checked: larger
+// stretches beyond that, so that a huge file does not hold thousands.
+constexpr size_t kMaxIndexedUnits = 256;
+
 struct Unit {
   size_t file = 0;
   bool whole = true;       // the whole file, read by ScanFile
@@ -28,6 +45,7 @@ struct Unit {
   uint64_t end = 0;
   // Results.
   std::optional<uint64_t> start;  // a stretch: where its read began (a plausible header)
+  TrailerSum sum;                 // a stretch of an indexed file: its first read's checksum
   FileReport report;
   std::unique_ptr<RecordSink> sink;
   std::vector<Status> problems;
@@ -53,32 +71,115 @@ RecordCallback ToSink(RecordSink* sink) {
   };
 }
 
-// Whether `path` is an uncompressed regular file that can be read from any offset; *size is set.
-bool IsSplittable(const std::string& path, const ScanOptions& options, uint64_t* size) {
-  if (path == "-" || options.reader.on_corruption == tfrecord::CorruptionPolicy::kResync) return false;
-  if (options.compression != Compression::kAuto && options.compression != Compression::kNone) {
-    return false;
+// Whether the decompression limit could refuse some prefix of the file: checked between
+// consecutive access points at their worst (the next point's output over this point's input),
+// so that a file cut into stretches is one a serial read would never refuse.
+bool LimitMayRefuse(const AccessPointIndex& index, const DecompressionLimit& limit) {
+  if (limit.unlimited()) return false;
+  const std::vector<AccessPoint>& points = index.points;
+  for (size_t i = 0; i < points.size(); ++i) {
+    const uint64_t out_next = i + 1 < points.size() ? points[i + 1].uncompressed_offset : index.uncompressed_size;
+    if (!limit.Exceeded(out_next, points[i].compressed_offset).empty()) return true;
   }
+  return false;
+}
+
+// Whether `path` can be read from any offset: an uncompressed regular file, or a gzip file with
+// an access-point index that still describes it (set in *indexed). *size is set to the
+// uncompressed size.
+bool IsSplittable(const std::string& path, const ScanOptions& options, uint64_t* size,
+                  std::optional<IndexedFile>* indexed) {
+  if (path == "-" || options.reader.on_corruption == tfrecord::CorruptionPolicy::kResync) return false;
   const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return false;
   struct stat st;
   char header[tfrecord::kHeaderSize];
   const bool regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
-  // kAuto: a first header that verifies is how OpenRecordInput recognises an uncompressed file.
-  const bool plain = options.compression == Compression::kNone ||
-                     (pread(fd, header, tfrecord::kHeaderSize, 0) ==
-                          static_cast<ssize_t>(tfrecord::kHeaderSize) &&
-                      tfrecord::HeaderCrcValid(header));
+  const bool has_header =
+      pread(fd, header, tfrecord::kHeaderSize, 0) == static_cast<ssize_t>(tfrecord::kHeaderSize);
   close(fd);
-  *size = regular ? static_cast<uint64_t>(st.st_size) : 0;
-  return regular && plain;
+  if (!regular) return false;
+  // kAuto: a first header that verifies is how OpenRecordInput recognises an uncompressed file.
+  const bool verifies = has_header && tfrecord::HeaderCrcValid(header);
+  Compression compression = options.compression;
+  if (compression == Compression::kAuto && has_header && !verifies) {
+    compression = SniffCompression(std::string_view(header, tfrecord::kHeaderSize));
+  }
+  if (compression == Compression::kNone || (compression == Compression::kAuto && verifies)) {
+    *size = static_cast<uint64_t>(st.st_size);
+    return true;
+  }
+  // Only gzip: a zlib stream's Adler-32 does not combine as cheaply, and it is rare.
+  if (compression != Compression::kGzip) return false;
+  Result<std::unique_ptr<RandomAccessFile>> file = RandomAccessFile::Open(path);
+  if (!file.ok()) return false;
+  Result<AccessPointIndex> index = ReadAccessPointIndexFor(**file, compression, AccessPointIndexPath(path));
+  if (!index.ok() || LimitMayRefuse(*index, options.decompression)) return false;
+  *size = index->uncompressed_size;
+  *indexed = IndexedFile{std::move(file).value(), std::make_shared<const AccessPointIndex>(std::move(index).value())};
+  return true;
+}
+
+// Stretches of an indexed file: from access point to access point, about unit_bytes each (more
+// for a file that would need more than kMaxIndexedUnits), or the whole file as one.
+std::vector<std::pair<uint64_t, uint64_t>> PointUnitRanges(const AccessPointIndex& index, uint64_t unit_bytes) {
+  const uint64_t size = index.uncompressed_size;
+  if (unit_bytes == 0 || size < 2 * unit_bytes) return {{0, size}};
+  const uint64_t unit = std::max(unit_bytes, size / kMaxIndexedUnits + 1);
+  std::vector<std::pair<uint64_t, uint64_t>> ranges;
+  uint64_t begin = 0;
+  for (const AccessPoint& p : index.points) {
+    if (p.uncompressed_offset >= begin + unit && p.uncompressed_offset < size) {
+      ranges.emplace_back(begin, p.uncompressed_offset);
+      begin = p.uncompressed_offset;
+    }
+  }
+  ranges.emplace_back(begin, size);
+  if (ranges.size() < 2) return {{0, size}};
+  return ranges;
+}
+
+// The stream a stretch reads: the file's bytes, or through the access points of an indexed file;
+// `serial` reads an indexed file as ScanFile does (inflating from the start), for the messages a
+// serial run gives.
+Result<std::unique_ptr<InputStream>> OpenStretch(const std::string& path, const ScanOptions& options,
+                                                 const std::optional<IndexedFile>& indexed, bool serial) {
+  const ReadPattern pattern = options.headers_only ? ReadPattern::kSkipping : ReadPattern::kSequential;
+  if (!indexed) return OpenInputFile(path, pattern);
+  if (!serial) return std::unique_ptr<InputStream>(std::make_unique<PointInflatingStream>(indexed->file, indexed->index));
+  Result<tfrecord::OpenedInput> in =
+      tfrecord::OpenRecordInput(path, indexed->index->compression, options.decompression, pattern);
+  if (!in.ok()) return in.status();
+  return std::move(in->stream);
+}
+
+// Whether the stretches' checksums show the file's one gzip member whole: each stretch summed
+// all of its range, no member ended before the end of the stream, and the combined CRC-32 and
+// length are the trailer's.
+bool MemberVerified(const std::vector<Unit*>& units, uint64_t size) {
+  uint32_t crc = 0;
+  uint64_t length = 0;
+  const TrailerSum* trailer = nullptr;
+  for (const Unit* u : units) {
+    const TrailerSum& s = u->sum;
+    if (!s.complete() || s.begin != length) return false;
+    if (s.member_ends > 1 || (s.member_ends == 1 && s.last_member_end != size)) return false;
+    if (s.trailer_read) trailer = &s;
+    crc = static_cast<uint32_t>(crc32_combine(crc, s.crc, static_cast<z_off_t>(s.summed)));
+    length += s.summed;
+  }
+  return trailer != nullptr && length == size && crc == trailer->trailer_crc &&
+         static_cast<uint32_t>(length) == trailer->trailer_size;
 }
 
 // Reads the stretch of `unit` from `from` (a record boundary: record `index`) or, without one,
 // from the first plausible header at or after unit->begin, to the first boundary at or past
-// unit->end. Fills the unit's results; a fresh sink each time.
-void ReadStretch(const std::string& path, const ScanOptions& options, const SinkFactory& make_sink,
-                 uint64_t cap, std::optional<uint64_t> from, uint64_t index, Unit* unit) {
+// unit->end. Fills the unit's results; a fresh sink each time. An indexed file's stretch read from its start through its access points also sums its range
+// for the trailer check (unit->sum), inflating on past where its records stopped if need be;
+// `serial` reads an indexed file as ScanFile does instead.
+void ReadStretch(const std::string& path, const std::optional<IndexedFile>& indexed, bool serial,
+                 const ScanOptions& options, const SinkFactory& make_sink, uint64_t cap,
+                 std::optional<uint64_t> from, uint64_t index, Unit* unit) {
   unit->sink = make_sink ? make_sink() : nullptr;
   unit->problems.clear();
   unit->unlisted = 0;
@@ -86,11 +187,21 @@ void ReadStretch(const std::string& path, const ScanOptions& options, const Sink
   unit->report = FileReport{};
   unit->report.path = path;
   const uint64_t offset = from.value_or(unit->begin);
-  Result<std::unique_ptr<InputStream>> stream = OpenInputFile(
-      path, options.headers_only ? ReadPattern::kSkipping : ReadPattern::kSequential);
+  Result<std::unique_ptr<InputStream>> stream = OpenStretch(path, options, indexed, serial);
+  PointInflatingStream* points = nullptr;
+  if (stream.ok() && indexed && !serial && offset == unit->begin) {
+    points = static_cast<PointInflatingStream*>(stream->get());
+    points->SumRange(unit->begin, unit->end);
+  }
+  auto finish_sum = [&] {
+    if (points == nullptr) return;
+    points->FinishSum();
+    unit->sum = points->sum();
+  };
   uint64_t skipped = 0;
   if (stream.ok() && (!(*stream)->Skip(offset, &skipped).ok() || skipped != offset)) {
     stream = Status::IoError(path + ": the file is shorter than when the scan began");
+    points = nullptr;
   }
   if (!stream.ok()) {
     if (!from.has_value()) return;  // a guess: read again from the confirmed boundary
@@ -102,10 +213,14 @@ void ReadStretch(const std::string& path, const ScanOptions& options, const Sink
     std::string_view window;
     const uint64_t search =
         std::min(kHeaderSearchBytes, unit->end - unit->begin) + tfrecord::kHeaderSize - 1;
-    if (!(*stream)->Peek(search, &window).ok()) return;
-    const size_t found = tfrecord::FindPlausibleHeader(window.substr(0, search),
-                                                       options.reader.max_record_bytes);
-    if (found == std::string_view::npos) return;
+    const size_t found = (*stream)->Peek(search, &window).ok()
+                             ? tfrecord::FindPlausibleHeader(window.substr(0, search),
+                                                             options.reader.max_record_bytes)
+                             : std::string_view::npos;
+    if (found == std::string_view::npos) {
+      finish_sum();
+      return;
+    }
     (*stream)->Consume(found);
   }
   unit->start = (*stream)->position();
@@ -113,16 +228,17 @@ void ReadStretch(const std::string& path, const ScanOptions& options, const Sink
   reader.StartAt(index, 0);  // the stream was skipped to the offset: only the index needs telling
   unit->report = ScanRange(reader, options, unit->end, ToSink(unit->sink.get()), Collector(unit, cap));
   unit->report.path = path;
+  finish_sum();  // while the reader still holds the stream
 }
 
-void ReadUnit(const std::vector<std::string>& paths, const ScanOptions& options,
-              const SinkFactory& make_sink, uint64_t cap, Unit* unit) {
+void ReadUnit(const std::vector<std::string>& paths, const std::vector<std::optional<IndexedFile>>& indexed,
+              const ScanOptions& options, const SinkFactory& make_sink, uint64_t cap, Unit* unit) {
   const std::string& path = paths[unit->file];
   if (!unit->whole) {
     // The first stretch starts at a known boundary, record 0; the others guess.
     const std::optional<uint64_t> from =
         unit->begin == 0 ? std::optional<uint64_t>(0) : std::nullopt;
-    ReadStretch(path, options, make_sink, cap, from, 0, unit);
+    ReadStretch(path, indexed[unit->file], /*serial=*/false, options, make_sink, cap, from, 0, unit);
     return;
   }
   unit->sink = make_sink ? make_sink() : nullptr;
@@ -201,10 +317,14 @@ ScanResult ScanFiles(const std::vector<std::string>& paths, const ScanOptions& o
   const bool cut = threads > 1 || parallel.cut_for_one_thread;
   std::vector<Unit> units;
   std::vector<uint64_t> sizes(paths.size(), 0);
+  std::vector<std::optional<IndexedFile>> indexed(paths.size());
   for (size_t f = 0; f < paths.size(); ++f) {
-    const auto ranges = cut && IsSplittable(paths[f], options, &sizes[f])
-                            ? ScanUnitRanges(sizes[f], parallel.unit_bytes)
-                            : std::vector<std::pair<uint64_t, uint64_t>>{{0, 0}};
+    std::vector<std::pair<uint64_t, uint64_t>> ranges = {{0, 0}};
+    if (cut && IsSplittable(paths[f], options, &sizes[f], &indexed[f])) {
+      ranges = indexed[f] ? PointUnitRanges(*indexed[f]->index, parallel.unit_bytes)
+                          : ScanUnitRanges(sizes[f], parallel.unit_bytes);
+    }
+    if (ranges.size() == 1) indexed[f].reset();  // read whole by ScanFile
     for (const auto& [begin, end] : ranges) {
       Unit& u = units.emplace_back();
       u.file = f;
@@ -219,7 +339,7 @@ ScanResult ScanFiles(const std::vector<std::string>& paths, const ScanOptions& o
   for (int t = 0; t < threads; ++t) {
     workers.emplace_back([&] {
       while (Unit* unit = queue.Take()) {
-        ReadUnit(paths, options, make_sink, cap, unit);
+        ReadUnit(paths, indexed, options, make_sink, cap, unit);
         queue.Finish(unit);
       }
     });
@@ -249,29 +369,56 @@ ScanResult ScanFiles(const std::vector<std::string>& paths, const ScanOptions& o
     FileReport file;
     file.path = paths[f];
     file.opened = true;
-    file.compression = Compression::kNone;
+    file.compression = indexed[f] ? Compression::kGzip : Compression::kNone;
     uint64_t boundary = 0, index = 0;  // confirmed: where the stretches so far ended, records framed
     bool ended = false;                // an error ended the file: the rest is not read
+    // An indexed file's stretches wait until its trailer is checked: each one's checksum is in
+    // only once every stretch was read.
+    std::vector<Unit*> held;
+    auto clean = [](const Unit& u) { return u.report.status.ok() && u.problems.empty() && u.unlisted == 0; };
     for (; i < units.size() && units[i].file == f; ++i) {
       Unit& unit = queue.WaitFor(i);
+      if (indexed[f]) held.push_back(&unit);
       if (ended) {
         unit.sink.reset();
         continue;
       }
-      // The first stretch starts at a known boundary, record 0: whatever it found is exact.
+      // The first stretch starts at a known boundary, record 0: whatever it found is exact,
+      // unless it was read through access points, whose messages differ from a serial read's.
       const bool confirmed =
-          unit.begin == 0 ||
-          (unit.start == boundary && unit.report.status.ok() && unit.problems.empty() &&
-           unit.unlisted == 0 &&
+          (unit.begin == 0 && (!indexed[f] || clean(unit))) ||
+          (unit.start == boundary && clean(unit) &&
            (unit.sink == nullptr || !unit.sink->NamesRecordAfter(*result.sink)));
       if (!confirmed) {
-        ReadStretch(paths[f], options, make_sink, cap, boundary, index, &unit);
+        ReadStretch(paths[f], indexed[f], /*serial=*/false, options, make_sink, cap, boundary, index, &unit);
+        // A damaged stretch of a compressed file is read once more as a serial run reads it
+        // (inflating from the start), so that its messages are word for word that run's.
+        if (indexed[f] && !clean(unit)) {
+          ReadStretch(paths[f], indexed[f], /*serial=*/true, options, make_sink, cap, boundary, index, &unit);
+        }
       }
       AppendReport(unit.report, &file);
-      hand_over(unit);
+      if (!indexed[f]) hand_over(unit);
       ended = !unit.report.status.ok();
       boundary = unit.report.stream_bytes;
       index += unit.report.records + unit.report.skipped.corrupt_records;
+    }
+    if (indexed[f]) {
+      if (MemberVerified(held, sizes[f])) {
+        for (Unit* unit : held) {
+          if (unit->sink || !unit->problems.empty() || unit->unlisted > 0) hand_over(*unit);
+        }
+        file.file_bytes = indexed[f]->file->size();
+        ++result.gzip_files_cut;
+      } else {
+        // Damage only the gzip trailer can show, or another member: what a serial run says.
+        for (Unit* unit : held) unit->sink.reset();
+        Unit whole;
+        whole.file = f;
+        whole.sink = make_sink ? make_sink() : nullptr;
+        file = ScanFile(paths[f], options, ToSink(whole.sink.get()), Collector(&whole, cap));
+        hand_over(whole);
+      }
     }
     result.reports.push_back(std::move(file));
   }

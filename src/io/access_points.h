@@ -79,6 +79,12 @@ std::string EncodeAccessPointIndex(const AccessPointIndex& index);
 // kCorruption naming `name` for anything but a complete index of this version whose CRC verifies.
 Result<AccessPointIndex> DecodeAccessPointIndex(std::string_view bytes, const std::string& name);
 
+// The stored index of `file` (compressed with `compression`), read from `points_path`, if it
+// still describes the file: kNotFound (from the read) without one, kCorruption naming
+// `points_path` when it is damaged or stale (built for another version of the file).
+Result<AccessPointIndex> ReadAccessPointIndexFor(const RandomAccessFile& file, Compression compression,
+                                                 const std::string& points_path);
+
 // NewDecompressingStream (io/compression.h), noting access points into *index as it inflates:
 // one at the start of the first block and then one at the first block boundary after every
 // index->span bytes of output (a point may lie in any member of a multi-member gzip file). *index (its points and uncompressed_size; not `file`) is complete

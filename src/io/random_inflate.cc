@@ -1,6 +1,13 @@
 #include "io/random_inflate.h"
 
+#include <zlib.h>
+
 #include <algorithm>
+#include <cstring>
+#include <memory>
+#include <utility>
+
+#include "io/buffered_input_stream.h"
 
 namespace tfq {
 namespace {
@@ -53,14 +60,26 @@ Status PointInflater::FillInput(bool* got) {
 }
 
 Status PointInflater::SkipTrailer() {
-  size_t left = gzip_ ? 8 : 4;
-  while (left > 0) {
+  const size_t size = gzip_ ? 8 : 4;
+  unsigned char trailer[8];
+  size_t have = 0;
+  while (have < size) {
     bool got = false;
     TFQ_RETURN_IF_ERROR(FillInput(&got));
     if (!got) return Corrupt("the stream ends inside a member trailer (the file was cut short)");
-    const size_t k = std::min(left, in_size_ - in_used_);
+    const size_t k = std::min(size - have, in_size_ - in_used_);
+    std::memcpy(trailer + have, in_.data() + in_used_, k);
     in_used_ += k;
-    left -= k;
+    have += k;
+  }
+  if (gzip_) {  // CRC-32 and ISIZE, little-endian
+    auto le32 = [&](size_t at) {
+      return uint32_t{trailer[at]} | uint32_t{trailer[at + 1]} << 8 | uint32_t{trailer[at + 2]} << 16 |
+             uint32_t{trailer[at + 3]} << 24;
+    };
+    sum_.trailer_read = true;
+    sum_.trailer_crc = le32(0);
+    sum_.trailer_size = le32(4);
   }
   return Status::OK();
 }
@@ -73,6 +92,7 @@ Status PointInflater::Inflate(char* dst, size_t n, size_t* made) {
     // Without input, the inflater may still hold output it decoded (ISA-L buffers some).
     const Inflater::Step step = inflater_->Inflate(Available(), dst + *made, n - *made);
     in_used_ += step.consumed;
+    if (summing_) Sum(dst + *made, out_, step.produced);
     *made += step.produced;
     out_ += step.produced;
     bytes_inflated_ += step.produced;
@@ -82,6 +102,8 @@ Status PointInflater::Inflate(char* dst, size_t n, size_t* made) {
           in_end_ = CompressedOffset() - step.overread;
           in_size_ = in_used_ = 0;
         }
+        ++sum_.member_ends;
+        sum_.last_member_end = out_;
         if (raw_) TFQ_RETURN_IF_ERROR(SkipTrailer());
         raw_ = false;
         // Another gzip member may follow (`cat a.gz b.gz`); a zlib stream is one stream.
@@ -111,7 +133,33 @@ Status PointInflater::Inflate(char* dst, size_t n, size_t* made) {
 }
 
 Status PointInflater::Read(uint64_t offset, size_t n, std::string* out) {
-  out->clear();
+  out->resize(n);
+  size_t got = 0;
+  Status s = Read(offset, out->data(), n, &got);
+  out->resize(got);
+  return s;
+}
+
+void PointInflater::SumRange(uint64_t begin, uint64_t end) {
+  summing_ = true;
+  sum_ = TrailerSum();
+  sum_.begin = begin;
+  sum_.end = std::max(begin, end);
+}
+
+void PointInflater::Sum(const char* bytes, uint64_t at, size_t n) {
+  // Only bytes inflated in order from `begin` count: a reader that jumps starts the sum over.
+  const uint64_t next = sum_.begin + sum_.summed;
+  if (at > next || at + n <= next || next >= sum_.end) return;
+  const size_t skip = static_cast<size_t>(next - at);
+  const size_t take = static_cast<size_t>(std::min<uint64_t>(n - skip, sum_.end - next));
+  sum_.crc = static_cast<uint32_t>(crc32(sum_.crc, reinterpret_cast<const Bytef*>(bytes + skip),
+                                         static_cast<uInt>(take)));
+  sum_.summed += take;
+}
+
+Status PointInflater::Read(uint64_t offset, char* dst, size_t n, size_t* got) {
+  *got = 0;
   const AccessPoint* point = index_.PointAtOrBefore(offset);
   if (point == nullptr) return Status::OK();  // an empty stream
   if (!started_ || offset < out_ || point->uncompressed_offset > out_) {
@@ -124,11 +172,61 @@ Status PointInflater::Read(uint64_t offset, size_t n, std::string* out) {
         Inflate(discard_.data(), static_cast<size_t>(std::min<uint64_t>(discard_.size(), offset - out_)), &made));
   }
   if (out_ < offset) return Status::OK();  // the offset is past the end
-  out->resize(n);
-  size_t made = 0;
-  TFQ_RETURN_IF_ERROR(Inflate(out->data(), n, &made));
-  out->resize(made);
-  return Status::OK();
+  return Inflate(dst, n, got);
+}
+
+namespace {
+
+// The buffering half of PointInflatingStream.
+class PointInflatingBuffer final : public BufferedInputStream {
+ public:
+  PointInflatingBuffer(std::shared_ptr<const RandomAccessFile> file, std::shared_ptr<const AccessPointIndex> index)
+      : BufferedInputStream(kChunk), file_(std::move(file)), index_(std::move(index)), inflater_(*file_, *index_) {}
+  const std::string& name() const override { return file_->name(); }
+  PointInflater* inflater() { return &inflater_; }
+  uint64_t next() const { return next_; }
+  uint64_t size() const { return index_->uncompressed_size; }
+
+ private:
+  static constexpr size_t kChunk = size_t{256} << 10;
+
+  Status Refill(char* dst, size_t capacity, size_t* produced) override {
+    Status s = inflater_.Read(next_, dst, capacity, produced);
+    next_ += *produced;
+    return s;
+  }
+  uint64_t SkipUnread(uint64_t n) override {
+    const uint64_t k = next_ >= size() ? 0 : std::min(n, size() - next_);
+    next_ += k;
+    return k;
+  }
+
+  const std::shared_ptr<const RandomAccessFile> file_;
+  const std::shared_ptr<const AccessPointIndex> index_;
+  PointInflater inflater_;
+  uint64_t next_ = 0;  // uncompressed offset of the next byte to buffer
+};
+
+}  // namespace
+
+PointInflatingStream::PointInflatingStream(std::shared_ptr<const RandomAccessFile> file,
+                                           std::shared_ptr<const AccessPointIndex> index) {
+  auto buffered = std::make_unique<PointInflatingBuffer>(std::move(file), std::move(index));
+  inflater_ = buffered->inflater();
+  buffered_ = std::move(buffered);
+}
+
+PointInflatingStream::~PointInflatingStream() = default;
+
+void PointInflatingStream::FinishSum() {
+  const TrailerSum& s = inflater_->sum();
+  std::string discard;
+  while (!s.complete()) {
+    const uint64_t next = s.begin + s.summed;
+    const size_t before = static_cast<size_t>(s.summed);
+    if (!inflater_->Read(next, std::min<uint64_t>(s.end - next, 1 << 20), &discard).ok() || discard.empty()) return;
+    if (s.summed == before) return;  // not in order: the range was not read from its start
+  }
 }
 
 }  // namespace tfq

@@ -77,17 +77,8 @@ Status RecordFile::UseStoredIndexes(const RecordFileOptions& options) {
   if (compression_ != Compression::kNone) {
     const std::string points_path = options.access_point_path.empty() ? AccessPointIndexPath(path())
                                                                        : options.access_point_path;
-    Result<std::string> bytes = RandomAccessFile::ReadAll(points_path);
-    if (!bytes.ok()) return bytes.status();
-    Result<AccessPointIndex> decoded = DecodeAccessPointIndex(bytes.value(), points_path);
+    Result<AccessPointIndex> decoded = ReadAccessPointIndexFor(*file_, compression_, points_path);
     if (!decoded.ok()) return decoded.status();
-    Result<FileFingerprint> now = FingerprintOf(*file_);
-    if (!now.ok()) return now.status();
-    if (decoded->compression != compression_ || !(decoded->file == now.value())) {
-      return Status::Corruption(points_path + ": stale: it was built for another version of " +
-                                path() + " (" + std::to_string(decoded->file.size) + " bytes then, " +
-                                std::to_string(now->size) + " now, or different first or last bytes)");
-    }
     stream_size = decoded->uncompressed_size;
     points = std::move(decoded).value();
   }

@@ -73,16 +73,23 @@ Scanned Serial(const std::vector<std::string>& paths, const ScanOptions& options
   return s;
 }
 
-Scanned Parallel(const std::vector<std::string>& paths, const ScanOptions& options, int threads,
-                 bool cut_for_one_thread = true) {
-  Scanned s;
+// The problems of a parallel scan, and how many gzip files it read in checked stretches.
+struct ParallelScanned : Scanned {
+  size_t gzip_files_cut = 0;
+};
+
+ParallelScanned Parallel(const std::vector<std::string>& paths, const ScanOptions& options, int threads,
+                         bool cut_for_one_thread = true) {
+  ParallelScanned s;
   ParallelScanOptions parallel;
   parallel.threads = threads;
   parallel.cut_for_one_thread = cut_for_one_thread;
   parallel.unit_bytes = 4096;
-  s.reports = ScanFiles(paths, options, parallel, nullptr, [&](const Status& p) {
-                s.problems.push_back(p.message());
-              }).reports;
+  ScanResult result = ScanFiles(paths, options, parallel, nullptr, [&](const Status& p) {
+    s.problems.push_back(p.message());
+  });
+  s.reports = std::move(result.reports);
+  s.gzip_files_cut = result.gzip_files_cut;
   return s;
 }
 
@@ -155,8 +162,11 @@ TEST_CASE("damage in several stretches of several files: the problems of a seria
 
 namespace tfq::inspect {
 
-// A gzip file read from its access points skips the member trailer's CRC32, which a serial read
-// checks: such a file must give the serial answer, damage only the trailer finds included.
+// A gzip file with access points is read in stretches, each from its own point. Inflating from a
+// point skips the member trailer's CRC32, which a serial read checks, so the stretches sum their
+// ranges and the trailer is checked against the combined sum: such a file must give the serial
+// answer, damage only the trailer finds included (read again whole), and so must a file of
+// two gzip members (read whole).
 TEST_CASE("gzip files with access points beside them give a serial read's answer") {
   const std::string dir = tfq::testing::MakeTempDir();
   const std::string good = tfrecord::testing::Frame(TrickyRecords(700, 700, 13));
@@ -173,7 +183,31 @@ TEST_CASE("gzip files with access points beside them give a serial read's answer
     bytes[bytes.size() / 2] ^= 0x55;
     WriteBytes(deflate_path, bytes);
   }
-  const std::vector<std::string> paths = {clean_path, damaged_path, deflate_path};
+  // Two members (`cat a.gz b.gz`), indexed as one file.
+  std::string two_members;
+  {
+    auto out = NewCompressingStream(NewStringOutputStream("a", &two_members), Compression::kGzip);
+    REQUIRE(out->Write(good.substr(0, RecordAtOrAfter(good, good.size() / 3))).ok());
+    REQUIRE(out->Close().ok());
+    std::string second;
+    auto out2 = NewCompressingStream(NewStringOutputStream("b", &second), Compression::kGzip);
+    REQUIRE(out2->Write(good.substr(RecordAtOrAfter(good, good.size() / 3))).ok());
+    REQUIRE(out2->Close().ok());
+    two_members += second;
+  }
+  const std::string members_path = dir + "/members.tfrecord.gz";
+  WriteBytes(members_path, two_members);
+  {
+    tfrecord::RecordFileOptions o;
+    o.write_index = true;
+    o.read_index = false;
+    o.access_point_span = 4096;
+    REQUIRE(tfrecord::RecordFile::Open(members_path, o).ok());
+  }
+  // A larger file, cut into many stretches.
+  const std::string big = tfrecord::testing::Frame(TrickyRecords(6000, 900, 17));
+  const std::string big_path = WriteIndexedGzip(dir + "/big.tfrecord.gz", big);
+  const std::vector<std::string> paths = {clean_path, damaged_path, deflate_path, members_path, big_path};
   for (bool headers_only : {false, true}) {
     ScanOptions options;
     options.headers_only = headers_only;
@@ -181,9 +215,13 @@ TEST_CASE("gzip files with access points beside them give a serial read's answer
     const Scanned want = Serial(paths, options);
     REQUIRE(want.reports[0].records == 700);
     REQUIRE_FALSE(want.reports[2].clean());
+    REQUIRE(want.reports[3].records == 700);
     for (int threads : {1, 3}) {
       CAPTURE(threads);
-      CheckSame(Parallel(paths, options, threads), want);
+      const ParallelScanned got = Parallel(paths, options, threads);
+      CheckSame(got, want);
+      // clean, damaged (records only) and big were cut and checked; deflate and members not.
+      CHECK(got.gzip_files_cut == 3);
     }
   }
 }
