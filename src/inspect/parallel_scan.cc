@@ -374,15 +374,17 @@ ScanResult ScanFiles(const std::vector<std::string>& paths, const ScanOptions& o
     bool ended = false;                // an error ended the file: the rest is not read
     // An indexed file's stretches wait until its trailer is checked: each one's checksum is in
     // only once every stretch was read.
-    std::vector<Unit*> held;
+    std::vector<Unit*> held;     // to hand over, in order: those before an error ended the file
+    std::vector<Unit*> stretches;  // every stretch, for the checksum (each was read once from its start)
     auto clean = [](const Unit& u) { return u.report.status.ok() && u.problems.empty() && u.unlisted == 0; };
     for (; i < units.size() && units[i].file == f; ++i) {
       Unit& unit = queue.WaitFor(i);
-      if (indexed[f]) held.push_back(&unit);
+      if (indexed[f]) stretches.push_back(&unit);
       if (ended) {
         unit.sink.reset();
         continue;
       }
+      if (indexed[f]) held.push_back(&unit);
       // The first stretch starts at a known boundary, record 0: whatever it found is exact,
       // unless it was read through access points, whose messages differ from a serial read's.
       const bool confirmed =
@@ -404,11 +406,11 @@ ScanResult ScanFiles(const std::vector<std::string>& paths, const ScanOptions& o
       index += unit.report.records + unit.report.skipped.corrupt_records;
     }
     if (indexed[f]) {
-      if (MemberVerified(held, sizes[f])) {
-        for (Unit* unit : held) {
-          if (unit->sink || !unit->problems.empty() || unit->unlisted > 0) hand_over(*unit);
-        }
-        file.file_bytes = indexed[f]->file->size();
+      if (MemberVerified(stretches, sizes[f])) {
+        for (Unit* unit : held) hand_over(*unit);
+        // Read to its end, the file was read whole, trailer included. (Ended early, the last
+        // stretch was read again as a serial read reads it, and says how far that got.)
+        if (!ended) file.file_bytes = indexed[f]->file->size();
         ++result.gzip_files_cut;
       } else {
         // Damage only the gzip trailer can show, or another member: what a serial run says.

@@ -208,20 +208,23 @@ TEST_CASE("gzip files with access points beside them give a serial read's answer
   const std::string big = tfrecord::testing::Frame(TrickyRecords(6000, 900, 17));
   const std::string big_path = WriteIndexedGzip(dir + "/big.tfrecord.gz", big);
   const std::vector<std::string> paths = {clean_path, damaged_path, deflate_path, members_path, big_path};
-  for (bool headers_only : {false, true}) {
-    ScanOptions options;
-    options.headers_only = headers_only;
-    options.reader.on_corruption = tfrecord::CorruptionPolicy::kSkipDataCrc;
-    const Scanned want = Serial(paths, options);
-    REQUIRE(want.reports[0].records == 700);
-    REQUIRE_FALSE(want.reports[2].clean());
-    REQUIRE(want.reports[3].records == 700);
-    for (int threads : {1, 3}) {
-      CAPTURE(threads);
-      const ParallelScanned got = Parallel(paths, options, threads);
-      CheckSame(got, want);
-      // clean, damaged (records only) and big were cut and checked; deflate and members not.
-      CHECK(got.gzip_files_cut == 3);
+  for (auto policy : {tfrecord::CorruptionPolicy::kSkipDataCrc, tfrecord::CorruptionPolicy::kFail}) {
+    for (bool headers_only : {false, true}) {
+      CAPTURE(headers_only);
+      ScanOptions options;
+      options.headers_only = headers_only;
+      options.reader.on_corruption = policy;  // kFail: the damaged file ends at its first bad record
+      const Scanned want = Serial(paths, options);
+      REQUIRE(want.reports[0].records == 700);
+      REQUIRE_FALSE(want.reports[2].clean());
+      REQUIRE(want.reports[3].records == 700);
+      for (int threads : {1, 3}) {
+        CAPTURE(threads);
+        const ParallelScanned got = Parallel(paths, options, threads);
+        CheckSame(got, want);
+        // clean, damaged (records only) and big were cut and checked; deflate and members not.
+        CHECK(got.gzip_files_cut == 3);
+      }
     }
   }
 }
