@@ -47,7 +47,8 @@ PY
 cd "$WORK" || die "no work dir"
 # gzip files with access points beside them (--index-beside), one damaged inside its deflate
 # data after its index was written (the index's fingerprint covers only the file's size and
-# ends): each is read whole on one thread, and says what a serial read says.
+# ends): each is cut into stretches at its access points, checked against its trailer, and says
+# what a serial read says (the damaged one is read again whole).
 gzip -nc big.tfrecord > big.tfrecord.gz && gzip -nc dmg1.tfrecord > dmg1.tfrecord.gz &&
   cp big.tfrecord.gz deflate.tfrecord.gz || die "gzip failed"
 "$TFQ" inspect --index-beside big.tfrecord.gz dmg1.tfrecord.gz deflate.tfrecord.gz || die "no index"
