@@ -17,4 +17,10 @@ std::string InflateLibrary() {
   return isal.empty() ? std::string("zlib ") + zlibVersion() : "isa-l " + isal;
 }
 
+uint32_t GzipCrc32(uint32_t crc, const char* p, size_t n) {
+  static const bool isal = !IsalVersion().empty();
+  if (isal) return IsalGzipCrc32(crc, p, n);
+  return static_cast<uint32_t>(crc32_z(crc, reinterpret_cast<const Bytef*>(p), n));
+}
+
 }  // namespace tfq

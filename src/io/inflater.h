@@ -82,6 +82,11 @@ std::unique_ptr<Inflater> NewIsalInflater();  // null where tfq was built withou
 // ISA-L's version ("2.30.0"), or "" where tfq was built without it.
 std::string IsalVersion();
 
+// The gzip CRC-32 (zlib's crc32) of p[0, n) continued from `crc`: ISA-L's where tfq was built
+// with it (several times zlib's speed), else zlib's.
+uint32_t GzipCrc32(uint32_t crc, const char* p, size_t n);
+uint32_t IsalGzipCrc32(uint32_t crc, const char* p, size_t n);  // 0 where built without ISA-L
+
 // The library NewInflater() uses and its version, for --version and `tfq bench`:
 // "isa-l 2.30.0" or "zlib 1.2.13".
 std::string InflateLibrary();

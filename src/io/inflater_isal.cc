@@ -1,5 +1,6 @@
 // The ISA-L Inflater (igzip): what tfq decodes gzip and zlib with wherever it was built with ISA-L.
 #include <isa-l.h>
+#include <isa-l/crc.h>
 #include <isa-l/igzip_lib.h>
 
 #include <algorithm>
@@ -173,6 +174,10 @@ class IsalInflater final : public Inflater {
 }  // namespace
 
 std::unique_ptr<Inflater> NewIsalInflater() { return std::make_unique<IsalInflater>(); }
+
+uint32_t IsalGzipCrc32(uint32_t crc, const char* p, size_t n) {
+  return crc32_gzip_refl(crc, reinterpret_cast<const unsigned char*>(p), n);
+}
 
 std::string IsalVersion() {
   return std::to_string(ISAL_MAJOR_VERSION) + "." + std::to_string(ISAL_MINOR_VERSION) + "." +

@@ -8,5 +8,6 @@ namespace tfq {
 std::unique_ptr<Inflater> NewIsalInflater() { return nullptr; }
 std::unique_ptr<Deflater> NewIsalDeflater(DeflateWrapper) { return nullptr; }
 std::string IsalVersion() { return ""; }
+uint32_t IsalGzipCrc32(uint32_t, const char*, size_t) { return 0; }
 
 }  // namespace tfq

@@ -1,7 +1,5 @@
 #include "io/random_inflate.h"
 
-#include <zlib.h>
-
 #include <algorithm>
 #include <cstring>
 #include <memory>
@@ -153,8 +151,7 @@ void PointInflater::Sum(const char* bytes, uint64_t at, size_t n) {
   if (at > next || at + n <= next || next >= sum_.end) return;
   const size_t skip = static_cast<size_t>(next - at);
   const size_t take = static_cast<size_t>(std::min<uint64_t>(n - skip, sum_.end - next));
-  sum_.crc = static_cast<uint32_t>(crc32(sum_.crc, reinterpret_cast<const Bytef*>(bytes + skip),
-                                         static_cast<uInt>(take)));
+  sum_.crc = GzipCrc32(sum_.crc, bytes + skip, take);
   sum_.summed += take;
 }
 
