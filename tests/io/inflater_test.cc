@@ -335,3 +335,19 @@ TEST_CASE("NewInflater picks ISA-L where built in, zlib for block boundaries") {
 
 }  // namespace
 }  // namespace tfq
+
+TEST_CASE("GzipCrc32: zlib's crc32, from any start and in any pieces") {
+  std::string bytes(100000, '\0');
+  uint64_t x = 88172645463325252ull;
+  for (char& c : bytes) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    c = static_cast<char>(x);
+  }
+  for (size_t n : {size_t{0}, size_t{1}, size_t{15}, size_t{64}, size_t{4097}, bytes.size()}) {
+    CAPTURE(n);
+    const uint32_t want = static_cast<uint32_t>(crc32_z(0, reinterpret_cast<const Bytef*>(bytes.data()), n));
+    CHECK(tfq::GzipCrc32(0, bytes.data(), n) == want);
+    const size_t half = n / 3;
+    CHECK(tfq::GzipCrc32(tfq::GzipCrc32(0, bytes.data(), half), bytes.data() + half, n - half) == want);
+  }
+}
