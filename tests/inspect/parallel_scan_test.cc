@@ -43,17 +43,22 @@ size_t RecordAtOrAfter(const std::string& framed, size_t at) {
 
 // `framed` gzip-compressed into `path`, with its indexes beside it (access points every 4 KiB
 // of output, so that 4 KiB stretches start near one).
+// Writes the indexes beside a compressed record file, with an access point every 4 KiB.
+void WriteIndexesBeside(const std::string& path) {
+  tfrecord::RecordFileOptions options;
+  options.write_index = true;
+  options.read_index = false;
+  options.access_point_span = 4096;
+  REQUIRE(tfrecord::RecordFile::Open(path, options).ok());
+}
+
 std::string WriteIndexedGzip(const std::string& path, const std::string& framed) {
   std::string gz;
   auto out = NewCompressingStream(NewStringOutputStream(path, &gz), Compression::kGzip);
   REQUIRE(out->Write(framed).ok());
   REQUIRE(out->Close().ok());
   WriteBytes(path, gz);
-  tfrecord::RecordFileOptions options;
-  options.write_index = true;
-  options.read_index = false;
-  options.access_point_span = 4096;
-  REQUIRE(tfrecord::RecordFile::Open(path, options).ok());
+  WriteIndexesBeside(path);
   return path;
 }
 
@@ -197,13 +202,7 @@ TEST_CASE("gzip files with access points beside them give a serial read's answer
   }
   const std::string members_path = dir + "/members.tfrecord.gz";
   WriteBytes(members_path, two_members);
-  {
-    tfrecord::RecordFileOptions o;
-    o.write_index = true;
-    o.read_index = false;
-    o.access_point_span = 4096;
-    REQUIRE(tfrecord::RecordFile::Open(members_path, o).ok());
-  }
+  WriteIndexesBeside(members_path);
   // A larger file, cut into many stretches.
   const std::string big = tfrecord::testing::Frame(TrickyRecords(6000, 900, 17));
   const std::string big_path = WriteIndexedGzip(dir + "/big.tfrecord.gz", big);
