@@ -49,7 +49,7 @@ struct ChunkPosition {
 struct Chunk {
   std::string bytes;  // whole records (unless lent); reused between calls, so recycle Chunks
   std::string source;
-  uint64_t index = 0;  // 0, 1, 2, ... in stream order
+  uint64_t index = 0;  // 0, 1, 2, ... in stream order (a RangeCutter chunk: its range number)
   uint64_t first_line = 1;
   uint64_t first_record = 0;
   uint64_t first_byte = 0;

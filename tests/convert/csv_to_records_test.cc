@@ -11,6 +11,7 @@
 
 #include "example/example_view.h"
 #include "common/random.h"
+#include "common/test_env.h"
 #include "io/file_streams.h"
 #include "io/random_access_file.h"
 #include "tfrecord/record_reader.h"
@@ -295,6 +296,23 @@ TEST_CASE("limits: columns, and the chunks held while inferring") {
   const Output late_rows = ConvertCsv("v\n" + blank + "1\n2\n", {});
   REQUIRE(late_rows.status.ok());
   CHECK(late_rows.records == 2);
+}
+
+TEST_CASE("OpenCsvFileRanges: a regular file; a null file for what must be read as a stream") {
+  const std::string dir = testing::MakeTempDir();
+  testing::WriteFileOrDie(dir + "/t.csv", "a\n1\n");
+  Result<std::unique_ptr<RandomAccessFile>> file = OpenCsvFileRanges(dir + "/t.csv");
+  REQUIRE(file.ok());
+  REQUIRE(*file != nullptr);
+  CHECK((*file)->size() == 4);
+  // Standard input, a compressed file, a directory, a missing file: the stream opener reads
+  // them or says why.
+  for (const std::string& path : {std::string("-"), dir + "/t.csv.gz", dir, dir + "/missing.csv"}) {
+    CAPTURE(path);
+    Result<std::unique_ptr<RandomAccessFile>> none = OpenCsvFileRanges(path);
+    REQUIRE(none.ok());
+    CHECK(*none == nullptr);
+  }
 }
 
 }  // namespace tfq
