@@ -26,7 +26,7 @@ namespace {
 // confirmed boundary instead. Bounded because the search costs a CRC per byte.
 constexpr uint64_t kHeaderSearchBytes = uint64_t{1} << 20;
 
-// A gzip file whose stored access points (io/access_points.h) still describe it: its
+// A gzip or zlib file whose stored access points (io/access_points.h) still describe it: its
 // uncompressed bytes can be read from near any offset, so it is cut into stretches too, at
 // access points.
 struct IndexedFile {
@@ -86,7 +86,7 @@ bool LimitMayRefuse(const AccessPointIndex& index, const DecompressionLimit& lim
   return false;
 }
 
-// Whether `path` can be read from any offset: an uncompressed regular file, or a gzip file with
+// Whether `path` can be read from any offset: an uncompressed regular file, or a gzip or zlib file with
 // an access-point index that still describes it (set in *indexed). *size is set to the
 // uncompressed size.
 bool IsSplittable(const std::string& path, const ScanOptions& options, uint64_t* size,
@@ -111,8 +111,7 @@ bool IsSplittable(const std::string& path, const ScanOptions& options, uint64_t*
     *size = static_cast<uint64_t>(st.st_size);
     return true;
   }
-  // Only gzip: a zlib stream's Adler-32 does not combine as cheaply, and it is rare.
-  if (compression != Compression::kGzip) return false;
+  if (compression != Compression::kGzip && compression != Compression::kZlib) return false;
   Result<std::unique_ptr<RandomAccessFile>> file = RandomAccessFile::Open(path);
   if (!file.ok()) return false;
   Result<AccessPointIndex> index = ReadAccessPointIndexFor(**file, compression, AccessPointIndexPath(path));
@@ -155,11 +154,12 @@ Result<std::unique_ptr<InputStream>> OpenStretch(const std::string& path, const 
   return std::move(in->stream);
 }
 
-// Whether the stretches' checksums show the file's one gzip member whole: each stretch summed
-// all of its range, no member ended before the end of the stream, and the combined CRC-32 and
-// length are the trailer's.
-bool MemberVerified(const std::vector<Unit*>& units, uint64_t size) {
-  uint32_t crc = 0;
+// Whether the stretches' checksums show the file's one gzip member (or zlib stream) whole: each
+// stretch summed all of its range, no member ended before the end of the stream, and the
+// combined CRC-32 and length (Adler-32, for zlib) are the trailer's.
+bool MemberVerified(const std::vector<Unit*>& units, uint64_t size, Compression compression) {
+  const bool gzip = compression == Compression::kGzip;
+  uint32_t crc = gzip ? 0 : 1;
   uint64_t length = 0;
   const TrailerSum* trailer = nullptr;
   for (const Unit* u : units) {
@@ -167,11 +167,12 @@ bool MemberVerified(const std::vector<Unit*>& units, uint64_t size) {
     if (!s.complete() || s.begin != length) return false;
     if (s.member_ends > 1 || (s.member_ends == 1 && s.last_member_end != size)) return false;
     if (s.trailer_read) trailer = &s;
-    crc = static_cast<uint32_t>(crc32_combine(crc, s.crc, static_cast<z_off_t>(s.summed)));
+    crc = static_cast<uint32_t>(gzip ? crc32_combine(crc, s.crc, static_cast<z_off_t>(s.summed))
+                                     : adler32_combine(crc, s.crc, static_cast<z_off_t>(s.summed)));
     length += s.summed;
   }
   return trailer != nullptr && length == size && crc == trailer->trailer_crc &&
-         static_cast<uint32_t>(length) == trailer->trailer_size;
+         (!gzip || static_cast<uint32_t>(length) == trailer->trailer_size);
 }
 
 // Reads the stretch of `unit` from `from` (a record boundary: record `index`) or, without one,
@@ -371,7 +372,7 @@ ScanResult ScanFiles(const std::vector<std::string>& paths, const ScanOptions& o
     FileReport file;
     file.path = paths[f];
     file.opened = true;
-    file.compression = indexed[f] ? Compression::kGzip : Compression::kNone;
+    file.compression = indexed[f] ? indexed[f]->index->compression : Compression::kNone;
     uint64_t boundary = 0, index = 0;  // confirmed: where the stretches so far ended, records framed
     bool ended = false;                // an error ended the file: the rest is not read
     // An indexed file's stretches wait until its trailer is checked: each one's checksum is in
@@ -408,12 +409,12 @@ ScanResult ScanFiles(const std::vector<std::string>& paths, const ScanOptions& o
       index += unit.report.records + unit.report.skipped.corrupt_records;
     }
     if (indexed[f]) {
-      if (MemberVerified(stretches, sizes[f])) {
+      if (MemberVerified(stretches, sizes[f], indexed[f]->index->compression)) {
         for (Unit* unit : held) hand_over(*unit);
         // Read to its end, the file was read whole, trailer included. (Ended early, the last
         // stretch was read again as a serial read reads it, and says how far that got.)
         if (!ended) file.file_bytes = indexed[f]->file->size();
-        ++result.gzip_files_cut;
+        ++result.compressed_files_cut;
       } else {
         // Damage only the gzip trailer can show, or another member: what a serial run says.
         for (Unit* unit : held) unit->sink.reset();

@@ -70,9 +70,9 @@ struct ParallelScanOptions {
 struct ScanResult {
   std::vector<FileReport> reports;  // one per path, in input order
   std::unique_ptr<RecordSink> sink;  // every unit's, appended in input order (null without a factory)
-  // Gzip files read in stretches through their access points whose trailer then checked out
-  // (the others were read again whole, as ScanFile reads them).
-  size_t gzip_files_cut = 0;
+  // Gzip and zlib files read in stretches through their access points whose trailer then checked
+  // out (the others were read again whole, as ScanFile reads them).
+  size_t compressed_files_cut = 0;
 };
 
 // Scans `paths` as ScanFile does each, on options.threads threads. Records go to sinks made by

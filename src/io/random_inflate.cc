@@ -1,5 +1,7 @@
 #include "io/random_inflate.h"
 
+#include <zlib.h>
+
 #include <algorithm>
 #include <cstring>
 #include <memory>
@@ -70,14 +72,17 @@ Status PointInflater::SkipTrailer() {
     in_used_ += k;
     have += k;
   }
+  sum_.trailer_read = true;
   if (gzip_) {  // CRC-32 and ISIZE, little-endian
     auto le32 = [&](size_t at) {
       return uint32_t{trailer[at]} | uint32_t{trailer[at + 1]} << 8 | uint32_t{trailer[at + 2]} << 16 |
              uint32_t{trailer[at + 3]} << 24;
     };
-    sum_.trailer_read = true;
     sum_.trailer_crc = le32(0);
     sum_.trailer_size = le32(4);
+  } else {  // zlib: the Adler-32, big-endian
+    sum_.trailer_crc = uint32_t{trailer[0]} << 24 | uint32_t{trailer[1]} << 16 | uint32_t{trailer[2]} << 8 |
+                       uint32_t{trailer[3]};
   }
   return Status::OK();
 }
@@ -141,6 +146,7 @@ Status PointInflater::Read(uint64_t offset, size_t n, std::string* out) {
 void PointInflater::SumRange(uint64_t begin, uint64_t end) {
   summing_ = true;
   sum_ = TrailerSum();
+  sum_.crc = gzip_ ? 0 : 1;  // the empty range's CRC-32 or Adler-32
   sum_.begin = begin;
   sum_.end = std::max(begin, end);
 }
@@ -151,7 +157,8 @@ void PointInflater::Sum(const char* bytes, uint64_t at, size_t n) {
   if (at > next || at + n <= next || next >= sum_.end) return;
   const size_t skip = static_cast<size_t>(next - at);
   const size_t take = static_cast<size_t>(std::min<uint64_t>(n - skip, sum_.end - next));
-  sum_.crc = GzipCrc32(sum_.crc, bytes + skip, take);
+  sum_.crc = gzip_ ? GzipCrc32(sum_.crc, bytes + skip, take)
+                  : static_cast<uint32_t>(adler32_z(sum_.crc, reinterpret_cast<const Bytef*>(bytes + skip), take));
   sum_.summed += take;
 }
 

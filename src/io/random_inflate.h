@@ -20,21 +20,22 @@
 
 namespace tfq {
 
-// What an inflater learns, while inflating, for checking a gzip member's trailer without one
-// reader inflating the whole member: the CRC-32 of a range of the uncompressed stream (parts read
-// by different readers combine with zlib's crc32_combine) and the member ends it met.
+// What an inflater learns, while inflating, for checking a gzip member's or a zlib stream's
+// trailer without one reader inflating all of it: the CRC-32 (gzip) or Adler-32 (zlib) of a range
+// of the uncompressed stream (parts read by different readers combine with zlib's crc32_combine
+// or adler32_combine) and the member ends it met.
 struct TrailerSum {
   uint64_t begin = 0;   // the range summed: [begin, end)
   uint64_t end = 0;
-  uint32_t crc = 0;     // crc32 of the bytes of the range inflated so far
+  uint32_t crc = 0;     // CRC-32 (gzip) or Adler-32 (zlib) of the bytes of the range inflated so far
   uint64_t summed = 0;  // how many; the range is complete when summed == end - begin
   // Member ends met (at their uncompressed offsets), and the trailer of the last one met after a
   // raw start (a member entered at an access point, whose trailer nothing else checks).
   uint64_t member_ends = 0;
   uint64_t last_member_end = 0;
   bool trailer_read = false;
-  uint32_t trailer_crc = 0;
-  uint32_t trailer_size = 0;  // ISIZE: the member's length mod 2^32
+  uint32_t trailer_crc = 0;   // the trailer's CRC-32, or a zlib stream's Adler-32
+  uint32_t trailer_size = 0;  // gzip's ISIZE: the member's length mod 2^32
   bool complete() const { return summed == end - begin; }
 };
 

@@ -52,9 +52,10 @@ void WriteIndexesBeside(const std::string& path) {
   REQUIRE(tfrecord::RecordFile::Open(path, options).ok());
 }
 
-std::string WriteIndexedGzip(const std::string& path, const std::string& framed) {
+std::string WriteIndexedGzip(const std::string& path, const std::string& framed,
+                             Compression compression = Compression::kGzip) {
   std::string gz;
-  auto out = NewCompressingStream(NewStringOutputStream(path, &gz), Compression::kGzip);
+  auto out = NewCompressingStream(NewStringOutputStream(path, &gz), compression);
   REQUIRE(out->Write(framed).ok());
   REQUIRE(out->Close().ok());
   WriteBytes(path, gz);
@@ -80,7 +81,7 @@ Scanned Serial(const std::vector<std::string>& paths, const ScanOptions& options
 
 // The problems of a parallel scan, and how many gzip files it read in checked stretches.
 struct ParallelScanned : Scanned {
-  size_t gzip_files_cut = 0;
+  size_t compressed_files_cut = 0;
 };
 
 ParallelScanned Parallel(const std::vector<std::string>& paths, const ScanOptions& options, int threads,
@@ -94,7 +95,7 @@ ParallelScanned Parallel(const std::vector<std::string>& paths, const ScanOption
     s.problems.push_back(p.message());
   });
   s.reports = std::move(result.reports);
-  s.gzip_files_cut = result.gzip_files_cut;
+  s.compressed_files_cut = result.compressed_files_cut;
   return s;
 }
 
@@ -206,7 +207,16 @@ TEST_CASE("gzip files with access points beside them give a serial read's answer
   // A larger file, cut into many stretches.
   const std::string big = tfrecord::testing::Frame(TrickyRecords(6000, 900, 17));
   const std::string big_path = WriteIndexedGzip(dir + "/big.tfrecord.gz", big);
-  const std::vector<std::string> paths = {clean_path, damaged_path, deflate_path, members_path, big_path};
+  // zlib: its trailer is an Adler-32 of the whole stream, checked the same way.
+  const std::string zlib_path = WriteIndexedGzip(dir + "/big.tfrecord.zz", big, Compression::kZlib);
+  const std::string zlib_damaged_path = WriteIndexedGzip(dir + "/damaged.tfrecord.zz", big, Compression::kZlib);
+  {
+    std::string bytes = RandomAccessFile::ReadAll(zlib_damaged_path).value();
+    bytes[bytes.size() / 2] ^= 0x55;
+    WriteBytes(zlib_damaged_path, bytes);
+  }
+  const std::vector<std::string> paths = {clean_path, damaged_path, deflate_path, members_path, big_path,
+                                          zlib_path, zlib_damaged_path};
   for (auto policy : {tfrecord::CorruptionPolicy::kSkipDataCrc, tfrecord::CorruptionPolicy::kFail}) {
     for (bool headers_only : {false, true}) {
       CAPTURE(headers_only);
@@ -221,8 +231,9 @@ TEST_CASE("gzip files with access points beside them give a serial read's answer
         CAPTURE(threads);
         const ParallelScanned got = Parallel(paths, options, threads);
         CheckSame(got, want);
-        // clean, damaged (records only) and big were cut and checked; deflate and members not.
-        CHECK(got.gzip_files_cut == 3);
+        // clean, damaged (records only), big and its zlib twin were cut and checked; deflate,
+        // members and the damaged zlib file were read again whole.
+        CHECK(got.compressed_files_cut == 4);
       }
     }
   }
