@@ -2,9 +2,10 @@
 // threads that parse them, so that no one thread reads and cuts every byte (csv::Chunker's
 // serial pass, the limit of a parallel conversion of text-heavy files).
 //
-// The bytes from `start` are split into fixed ranges of ChunkerOptions::target_bytes. Chunk k holds the records
-// that start in range k: from the first cut at or after the range's first byte to the first cut
-// at or after the next range's first byte (read past the range's end as far as needed). A cut is
+// The bytes from `start` are split into fixed ranges of ChunkerOptions::target_bytes. Chunk k
+// holds the records that start in range k: from the first cut at or after the range's first
+// byte to the first cut at or after the next range's first byte (read past the range's end as
+// far as needed). A cut is
 // where Chunker may end a chunk: right after a CR or LF outside quotes, never between the CR and
 // LF of a CRLF. Whether a byte lies inside quotes follows from the parity of the quotes before it
 // (as Chunker and the parser decide): each range counts its own quotes, and the state at the

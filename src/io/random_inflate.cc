@@ -188,7 +188,6 @@ class PointInflatingBuffer final : public BufferedInputStream {
       : BufferedInputStream(kChunk), file_(std::move(file)), index_(std::move(index)), inflater_(*file_, *index_) {}
   const std::string& name() const override { return file_->name(); }
   PointInflater* inflater() { return &inflater_; }
-  uint64_t next() const { return next_; }
   uint64_t size() const { return index_->uncompressed_size; }
 
  private:

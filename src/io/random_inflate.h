@@ -73,7 +73,7 @@ class PointInflater {
   // Makes input available; false at the end of the file.
   Status FillInput(bool* got);
   // Steps over the member trailer after a raw-started member ends (8 bytes gzip, 4 zlib), keeping
-  // a gzip trailer's CRC and ISIZE in sum_.
+  // its checksum (and gzip's ISIZE) in sum_.
   Status SkipTrailer();
   // Adds the `n` bytes just inflated at uncompressed offset `at` to the sum.
   void Sum(const char* bytes, uint64_t at, size_t n);
