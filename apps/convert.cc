@@ -145,6 +145,7 @@ Result<ShardedOutputOptions> RecordOutputOptions(const ConvertFlags& flags) {
   options.compression = *compression;
   options.task_index = flags.task_index;
   options.num_tasks = flags.num_tasks;
+  options.threads = ConversionThreads(flags);
   return options;
 }
 

@@ -8,11 +8,13 @@
 #include <nlohmann/json.hpp>
 
 #include "common/byte_size.h"
+#include "common/cpus.h"
 #include "common/json_output.h"
 
 namespace tfq::app {
 
-void AddReshardIoFlags(CLI::App* cmd, RecordInputFlags* input, std::string* output_compression) {
+void AddReshardIoFlags(CLI::App* cmd, RecordInputFlags* input, std::string* output_compression,
+                       int* threads) {
   AddRecordInputFlags(cmd, input);
   cmd->remove_option(cmd->get_option("--compression"));
   cmd->add_option("-c,--compression", *output_compression,
@@ -21,11 +23,15 @@ void AddReshardIoFlags(CLI::App* cmd, RecordInputFlags* input, std::string* outp
   cmd->add_option("--input-compression", input->compression,
                   "input compression: auto|none|gzip|zlib (auto sniffs the first bytes)")
       ->capture_default_str();
+  cmd->add_option("--threads", *threads,
+                  "threads compressing a gzip/zlib output (default: every usable core); the output "
+                  "does not depend on it")
+      ->check(WholeNumberIn(1, 4096));
 }
 
 Status ResolveReshardIo(const RecordInputFlags& flags, const std::string& output_compression,
-                        const std::string& suffix, std::vector<std::string>* paths,
-                        reshard::InputOptions* input, Compression* output) {
+                        int threads, const std::string& suffix, std::vector<std::string>* paths,
+                        reshard::InputOptions* input, reshard::ShardSetOptions* output) {
   inspect::ScanOptions scan;
   TFQ_RETURN_IF_ERROR(ResolveRecordInputs(flags, paths, &scan));
   input->compression = scan.compression;
@@ -33,7 +39,8 @@ Status ResolveReshardIo(const RecordInputFlags& flags, const std::string& output
   input->decompression = scan.decompression;
   Result<Compression> c = ParseCompression(output_compression);
   if (!c.ok()) return c.status().WithPrefix("-c");
-  *output = c.value() == Compression::kAuto ? CompressionFromExtension(suffix) : c.value();
+  output->compression = c.value() == Compression::kAuto ? CompressionFromExtension(suffix) : c.value();
+  output->threads = threads > 0 ? std::min(threads, UsableCpus()) : UsableCpus();
   return Status::OK();
 }
 

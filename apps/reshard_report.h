@@ -18,13 +18,15 @@ namespace tfq::app {
 
 // The shared input flags, except that -c/--compression names the OUTPUT compression (as in the
 // usage `tfq shard ... -c gzip`); input compression is sniffed, or forced with
-// --input-compression.
-void AddReshardIoFlags(CLI::App* cmd, RecordInputFlags* input, std::string* output_compression);
+// --input-compression. --threads: the threads that compress the output.
+void AddReshardIoFlags(CLI::App* cmd, RecordInputFlags* input, std::string* output_compression,
+                       int* threads);
 
-// Expands the inputs and resolves both compressions ("auto" output: from `suffix`).
+// Expands the inputs and resolves both compressions ("auto" output: from `suffix`) and the
+// compressing threads (0: every usable core).
 Status ResolveReshardIo(const RecordInputFlags& flags, const std::string& output_compression,
-                        const std::string& suffix, std::vector<std::string>* paths,
-                        reshard::InputOptions* input, Compression* output);
+                        int threads, const std::string& suffix, std::vector<std::string>* paths,
+                        reshard::InputOptions* input, reshard::ShardSetOptions* output);
 
 // Lets this process open `files` more descriptors than it has (round-robin shards), if the hard
 // limit allows; the open() failure explains it otherwise.

@@ -20,6 +20,7 @@ struct ShardCommandOptions {
   bool contiguous = false;
   std::string suffix;
   std::string compression = "auto";
+  int threads = 0;
   uint64_t index = 0;
   uint64_t num_shards = 0;
   bool single = false;  // --index was given
@@ -45,8 +46,8 @@ int RunShardCommand(const ShardCommandOptions& opts) {
     if (options.shard_bytes == 0) return ReportError(Status::InvalidArgument("--shard-size must be above 0"));
   }
   std::vector<std::string> paths;
-  Status s = ResolveReshardIo(opts.input, opts.compression, opts.suffix, &paths, &options.input,
-                              &options.output.compression);
+  Status s = ResolveReshardIo(opts.input, opts.compression, opts.threads, opts.suffix, &paths,
+                              &options.input, &options.output);
   if (s.ok()) s = reshard::ValidateShardOptions(options);
   if (!s.ok()) return ReportError(s);
   if (!options.contiguous && options.shards) RaiseOpenFileLimit(options.shards);
@@ -68,7 +69,7 @@ int RunShardCommand(const ShardCommandOptions& opts) {
 void SetupShardCommand(CLI::App& app, int* exit_code) {
   auto opts = std::make_shared<ShardCommandOptions>();
   CLI::App* cmd = app.add_subcommand("shard", "Re-split or merge TFRecord files into N shards");
-  AddReshardIoFlags(cmd, &opts->input, &opts->compression);
+  AddReshardIoFlags(cmd, &opts->input, &opts->compression, &opts->threads);
   cmd->add_option("-o,--output", opts->output, "shard prefix: PREFIX-00000-of-0000N")->required();
   cmd->add_option("--shards", opts->shards, "write N shards")->check(WholeNumberIn(1, kMaxShards));
   cmd->add_option("--shard-size", opts->shard_size,

@@ -22,6 +22,7 @@ struct ShuffleCommandOptions {
   std::string method = "auto";
   std::string suffix;
   std::string compression = "auto";
+  int threads = 0;
   bool json = false;
   bool quiet = false;
 };
@@ -48,8 +49,8 @@ int RunShuffleCommand(const ShuffleCommandOptions& opts) {
   if (!memory.ok()) return ReportError(memory.status().WithPrefix("--memory"));
   options.memory = memory.value();
   std::vector<std::string> paths;
-  Status s = ResolveReshardIo(opts.input, opts.compression, opts.suffix, &paths, &options.input,
-                              &options.output.compression);
+  Status s = ResolveReshardIo(opts.input, opts.compression, opts.threads, opts.suffix, &paths,
+                              &options.input, &options.output);
   if (s.ok()) s = reshard::ValidateShuffleOptions(options);
   if (!s.ok()) return ReportError(s);
   RaiseOpenFileLimit(paths.size() + (options.window ? options.shards : 1));  // re-reading keeps inputs open
@@ -75,7 +76,7 @@ int RunShuffleCommand(const ShuffleCommandOptions& opts) {
 void SetupShuffleCommand(CLI::App& app, int* exit_code) {
   auto opts = std::make_shared<ShuffleCommandOptions>();
   CLI::App* cmd = app.add_subcommand("shuffle", "Shuffle all records of TFRecord files uniformly, within a memory bound");
-  AddReshardIoFlags(cmd, &opts->input, &opts->compression);
+  AddReshardIoFlags(cmd, &opts->input, &opts->compression, &opts->threads);
   cmd->add_option("-o,--output", opts->output, "shard prefix: PREFIX-00000-of-0000N")->required();
   cmd->add_option("--seed", opts->seed, "the permutation's seed: same inputs and seed, same bytes out")
       ->required()

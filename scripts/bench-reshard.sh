@@ -21,6 +21,7 @@
 # instead of generating one; SIZE and RECORD_KiB then only label it; it is not deleted).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/bench-lib.sh
 size_mib=${1:-4096}
 record_kib=${2:-64}
 runs=${3:-3}
@@ -70,19 +71,9 @@ commands=(
   "'$tfq' shuffle '$file' -o '$dir/out/x' --seed 1 --memory $memory --method buckets --tmp-dir '$dir/out' -q"
   "'$tfq' shuffle '$file' -o '$dir/out/x' --seed 1 --memory $memory --method rescan -q"
 )
-# Each run takes the commands in another order (a Fisher-Yates shuffle seeded by the run's
-# number, so every invocation uses the same orders): on this VM a command's time depends on what
-# the one before it left behind (how much freed memory the host has taken back, what writeback
-# is still doing), and in a fixed order, or a rotation of one, that bias falls on the same
-# command every run.
 for ((i = 0; i < runs; ++i)); do
   echo "run $((i + 1)) of $runs ..." >&2
-  order=("${!names[@]}")
-  RANDOM=$((i + 1))
-  for ((k = ${#order[@]} - 1; k > 0; --k)); do
-    j=$((RANDOM % (k + 1)))
-    t=${order[k]}; order[k]=${order[j]}; order[j]=$t
-  done
+  seeded_order ${#names[@]} "$i"
   for c in "${order[@]}"; do
     run "${names[c]}" "${commands[c]}"
   done

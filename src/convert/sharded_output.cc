@@ -86,7 +86,10 @@ Result<std::unique_ptr<ShardedOutput>> ShardedOutput::Create(const ShardedOutput
     std::unique_ptr<OutputStream> stream = std::move(tap);
     const Compression c = options.compression == Compression::kAuto ? CompressionFromExtension(path)
                                                                     : options.compression;
-    if (c != Compression::kNone) stream = NewCompressingStream(std::move(stream), c);
+    if (c != Compression::kNone) {
+      if (options.threads > 1 && !w->deflate_pool_) w->deflate_pool_ = std::make_unique<DeflatePool>(options.threads);
+      stream = NewCompressingStream(std::move(stream), c, -1, w->deflate_pool_.get());
+    }
     w->streams_[k] = std::move(stream);
   }
   return w;

@@ -21,6 +21,7 @@
 
 #include "common/status.h"
 #include "io/compression.h"
+#include "io/deflate_pool.h"
 #include "io/output_stream.h"
 
 namespace tfq {
@@ -30,6 +31,9 @@ struct ShardedOutputOptions {
   uint64_t num_shards = 0;  // 0: one file named `path`
   std::string suffix;       // shards only: ".tfrecord"; ".gz" is not added for compression
   Compression compression = Compression::kNone;  // kAuto: from each file's name
+  // Threads that compress the files, shared by them (io/deflate_pool.h); 1: the writing thread
+  // compresses. The files' bytes are the same either way.
+  int threads = 1;
   // Shards only: write the shards k with k % num_tasks == task_index (scale-out across
   // machines); names keep the global numbering.
   uint64_t task_index = 0;
@@ -90,6 +94,7 @@ class ShardedOutput {
   explicit ShardedOutput(const ShardedOutputOptions& options) : options_(options) {}
 
   ShardedOutputOptions options_;
+  std::unique_ptr<DeflatePool> deflate_pool_;  // outlives streams_; null with one thread
   std::vector<OutputFile> files_;
   std::vector<std::unique_ptr<OutputStream>> raw_;      // the files; null for other tasks'
   std::vector<FileTap*> taps_;                          // above raw_, owned by streams_

@@ -160,6 +160,7 @@ Result<ImageSetResult> ConvertImageSet(const ImageSetOptions& o, ImageSetObserve
   wopts.num_shards = plan->num_shards();
   wopts.suffix = o.suffix;
   wopts.compression = o.compression;
+  wopts.threads = converter.threads();
   wopts.task_index = o.task_index;
   wopts.num_tasks = o.num_tasks;
   wopts.make_parent_dirs = true;

@@ -16,6 +16,8 @@
 
 namespace tfq {
 
+class DeflatePool;  // io/deflate_pool.h
+
 enum class Compression { kAuto, kNone, kGzip, kZlib };
 
 // "auto", "none", "gzip", "zlib" (case-insensitive; "" counts as none, as in TensorFlow).
@@ -56,16 +58,19 @@ std::unique_ptr<InputStream> NewDecompressingStream(std::unique_ptr<InputStream>
 // Wraps `sink` in a compressing stream (`c` must be kGzip or kZlib). Close() finishes the
 // compressed stream and then closes `sink`.
 //
-// Details: the encoder is NewDeflater's (io/deflater.h): with the default `level` (-1), ISA-L
-// where tfq was built with it and its output of the first MiB is at most 5% larger than zlib 6's,
-// else zlib 6 with TensorFlow's ZlibCompressionOptions (window 15 bits, memLevel 9, default
-// strategy; gzip via windowBits 31, so the header has no name and mtime 0); levels 0-9 are zlib's.
-// Either way the bytes depend only on the data, not on how it was split into Writes. A `level`
-// outside -1..9 is kInvalidArgument from the first Write or Close. Destroying the stream without
-// Close() abandons `sink` unclosed (a file sink then deletes its temporary). kNone returns `sink`
+// Details: the data is cut into blocks and compressed as one deflate stream (io/deflater.h), by
+// the threads of `pool` while the caller goes on writing (the pool outlives the stream), or by
+// the calling thread with no pool. With the default `level` (-1) the encoder is ISA-L where tfq
+// was built with it and its output of the first MiB is at most 5% larger than zlib 6's, else
+// zlib 6 with TensorFlow's ZlibCompressionOptions (window 15 bits, memLevel 9, default strategy;
+// the gzip header has no name and mtime 0); levels 0-9 are zlib's. Either way the bytes depend
+// only on the data, not on how it was split into Writes or on the pool. A `level` outside -1..9
+// is kInvalidArgument from the first Write or Close. Destroying the stream without Close()
+// abandons `sink` unclosed (a file sink then deletes its temporary). kNone returns `sink`
 // itself; kAuto is reported as kInternal.
 std::unique_ptr<OutputStream> NewCompressingStream(std::unique_ptr<OutputStream> sink,
-                                                   Compression c, int level = -1);
+                                                   Compression c, int level = -1,
+                                                   DeflatePool* pool = nullptr);
 
 }  // namespace tfq
 

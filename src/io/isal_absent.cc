@@ -6,7 +6,7 @@
 namespace tfq {
 
 std::unique_ptr<Inflater> NewIsalInflater() { return nullptr; }
-std::unique_ptr<Deflater> NewIsalDeflater(DeflateWrapper) { return nullptr; }
+std::unique_ptr<Deflater> NewIsalDeflater() { return nullptr; }
 std::string IsalVersion() { return ""; }
 uint32_t IsalGzipCrc32(uint32_t, const char*, size_t) { return 0; }
 

@@ -103,7 +103,8 @@ Status ShardSet::Open(uint64_t shard) {
     s.copies = queue_ != nullptr;
     s.out = std::move(sink);
   } else {
-    s.out = NewCompressingStream(std::move(sink), options_.compression);
+    if (options_.threads > 1 && !deflate_pool_) deflate_pool_ = std::make_unique<DeflatePool>(options_.threads);
+    s.out = NewCompressingStream(std::move(sink), options_.compression, -1, deflate_pool_.get());
   }
   shards_.emplace(shard, std::move(s));
   return Status::OK();

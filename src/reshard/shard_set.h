@@ -31,6 +31,7 @@
 
 #include "common/status.h"
 #include "io/compression.h"
+#include "io/deflate_pool.h"
 #include "io/output_stream.h"
 #include "io/staged_file.h"
 #include "reshard/checksum.h"
@@ -50,6 +51,9 @@ struct ShardSetOptions {
   std::string prefix;  // "out/train": shards are out/train-00000-of-00004<suffix>
   std::string suffix;
   Compression compression = Compression::kNone;  // kNone, kGzip or kZlib
+  // Threads that compress the shards, shared by them (io/deflate_pool.h); 1: the writing thread
+  // compresses. The shards' bytes are the same either way.
+  int threads = 1;
   size_t buffer_bytes = size_t{1} << 20;        // per open shard (twice that with a writer thread)
   // Write on a background thread (reshard/write_queue.h) while the caller prepares more.
   bool writer_thread = true;
@@ -126,6 +130,7 @@ class ShardSet {
 
   const ShardSetOptions options_;
   std::unique_ptr<WriteQueue> queue_;  // declared before shards_: outlives their sinks
+  std::unique_ptr<DeflatePool> deflate_pool_;  // the same; null with one thread
   std::map<uint64_t, Shard> shards_;
   RecordChecksum checksum_;
   uint64_t bytes_ = 0;

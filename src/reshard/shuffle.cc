@@ -79,6 +79,20 @@ uint64_t ShuffleMaxRecordBytes(uint64_t memory) {
   return capacity > RecordArena::Cost(0) ? capacity - RecordArena::Cost(0) : 0;
 }
 
+uint64_t ShuffleCompressionReserve(uint64_t memory, const ShardSetOptions& output) {
+  if (output.compression == Compression::kNone || output.threads <= 1) return 0;
+  const uint64_t above = memory > kMinShuffleMemory ? memory - kMinShuffleMemory : 0;
+  return std::min<uint64_t>(static_cast<uint64_t>(output.threads) * kDeflateMemoryPerThread, above / 8);
+}
+
+int ShuffleCompressThreads(uint64_t memory, const ShardSetOptions& output) {
+  return static_cast<int>(std::max<uint64_t>(1, ShuffleCompressionReserve(memory, output) / kDeflateMemoryPerThread));
+}
+
+uint64_t ShuffleRecordMemory(const ShuffleOptions& options) {
+  return options.memory - ShuffleCompressionReserve(options.memory, options.output);
+}
+
 std::string ShuffleTmpDir(const ShuffleOptions& options) {
   if (!options.tmp_dir.empty()) return options.tmp_dir;
   if (LooksLikeUrl(options.output.prefix)) {  // an object store: the local temporary folder
@@ -174,15 +188,20 @@ Status WriteShards(uint64_t n, uint64_t num_shards, ShardSet& set,
 // The one check of a record's size for every method (ShuffleMaxRecordBytes), naming the record
 // and the --memory that would take it.
 Status CheckRecordFits(const RecordSource& source, const std::vector<std::string>& paths,
-                       uint64_t size, uint64_t memory) {
-  const uint64_t max = ShuffleMaxRecordBytes(memory);
+                       uint64_t size, const ShuffleOptions& options) {
+  // The largest record a --memory takes, with the compressing threads' share taken out.
+  auto max_for = [&](uint64_t memory) {
+    return ShuffleMaxRecordBytes(memory - ShuffleCompressionReserve(memory, options.output));
+  };
+  const uint64_t memory = options.memory;
+  const uint64_t max = max_for(memory);
   if (size <= max) return Status::OK();
   // The least --memory that takes it, in whole MiB (the limit grows with --memory).
   uint64_t lo = memory >> 20, hi = std::max<uint64_t>(lo, 1) * 2;
-  while (ShuffleMaxRecordBytes(hi << 20) < size) hi *= 2;
+  while (max_for(hi << 20) < size) hi *= 2;
   while (lo + 1 < hi) {
     const uint64_t mid = lo + (hi - lo) / 2;
-    (ShuffleMaxRecordBytes(mid << 20) < size ? lo : hi) = mid;
+    (max_for(mid << 20) < size ? lo : hi) = mid;
   }
   const uint64_t needed = hi << 20;
   return Status::ResourceExhausted(
@@ -259,7 +278,7 @@ Status ShuffleScan(const std::vector<std::string>& paths, const ShuffleOptions& 
                    uint64_t arena_bytes, uint64_t expected_records, ShardSet& set,
                    RunSummary* summary, bool* too_large) {
   // After the first pass the input's read buffer is gone: its share goes to records.
-  ScanShuffle shuffle(paths, arena_bytes + ShuffleInputReserve(options.memory), expected_records);
+  ScanShuffle shuffle(paths, arena_bytes + ShuffleInputReserve(ShuffleRecordMemory(options)), expected_records);
   // When any corrupt record is to fail the run, the first pass, which alone runs on one core,
   // leaves data CRCs alone: ScanShuffle checks each record's when it reads it again (on two),
   // and the hashes prove those are the bytes this pass counted. Tolerant policies must know
@@ -269,7 +288,7 @@ Status ShuffleScan(const std::vector<std::string>& paths, const ShuffleOptions& 
   RecordSource source(paths, input);
   std::string_view record;
   while (source.Next(&record)) {
-    TFQ_RETURN_IF_ERROR(CheckRecordFits(source, paths, record.size(), options.memory));
+    TFQ_RETURN_IF_ERROR(CheckRecordFits(source, paths, record.size(), options));
     summary->expected.Add(record);
     TFQ_RETURN_IF_ERROR(shuffle.Add(static_cast<uint32_t>(source.input_index()),
                                     source.reader()->record_offset(), record.size()));
@@ -326,12 +345,12 @@ Status ShuffleIndexed(const std::vector<std::string>& paths, const ShuffleOption
                       uint64_t arena_bytes, uint64_t expected_records, ShardSet& set,
                       RunSummary* summary, bool* too_large) {
   // After the first pass the input's read buffer is gone: its share goes to the scratch record.
-  IndexedShuffle shuffle(paths, arena_bytes + ShuffleInputReserve(options.memory), expected_records);
+  IndexedShuffle shuffle(paths, arena_bytes + ShuffleInputReserve(ShuffleRecordMemory(options)), expected_records);
   RecordSource source(paths, options.input);
   const ShuffleKeys keys(options.seed);
   std::string_view record;
   while (source.Next(&record)) {
-    TFQ_RETURN_IF_ERROR(CheckRecordFits(source, paths, record.size(), options.memory));
+    TFQ_RETURN_IF_ERROR(CheckRecordFits(source, paths, record.size(), options));
     summary->expected.Add(record);
     TFQ_RETURN_IF_ERROR(shuffle.Add(keys(source.records() - 1),
                                     static_cast<uint32_t>(source.input_index()),
@@ -388,7 +407,7 @@ Status ShuffleBuckets(const std::vector<std::string>& paths, const ShuffleOption
   const ShuffleKeys keys(options.seed);
   std::string_view record;
   while (source.Next(&record)) {
-    TFQ_RETURN_IF_ERROR(CheckRecordFits(source, paths, record.size(), options.memory));
+    TFQ_RETURN_IF_ERROR(CheckRecordFits(source, paths, record.size(), options));
     summary->expected.Add(record);
     TFQ_RETURN_IF_ERROR(shuffle.Add(keys(source.records() - 1), record));
   }
@@ -410,13 +429,15 @@ Status RunShuffle(const std::vector<std::string>& paths, const ShuffleOptions& o
   *summary = RunSummary{};
   TFQ_RETURN_IF_ERROR(ValidateShuffleOptions(options));
   if (options.window > 0) return RunWindowShuffle(paths, options, summary);
-  Result<std::unique_ptr<ShardSet>> created = ShardSet::Create(options.output);
+  ShardSetOptions output = options.output;
+  output.threads = ShuffleCompressThreads(options.memory, options.output);
+  Result<std::unique_ptr<ShardSet>> created = ShardSet::Create(output);
   if (!created.ok()) return created.status();
   ShardSet& set = *created.value();
 
   Result<InputSurvey> survey = SurveyInputs(paths, options.input);
   if (!survey.ok()) return survey.status();
-  const uint64_t arena_bytes = ShuffleArenaBytes(options.memory);
+  const uint64_t arena_bytes = ShuffleArenaBytes(ShuffleRecordMemory(options));
   uint64_t expected_records = 0;
   const ShuffleMethod chosen = ChooseShuffleMethod(survey.value(), arena_bytes, MemAvailable(), &expected_records);
   ShuffleMethod method = options.method;

@@ -44,6 +44,16 @@ uint64_t ShuffleArenaBytes(uint64_t memory);
 // room for it); a larger one is kResourceExhausted naming it and the --memory it needs.
 uint64_t ShuffleMaxRecordBytes(uint64_t memory);
 
+struct ShuffleOptions;
+// The threads compressing a gzip/zlib output (ShardSetOptions::threads) take their memory
+// (kDeflateMemoryPerThread each, io/deflate_pool.h) out of --memory, at most an eighth of what it
+// has above kMinShuffleMemory: with a small --memory fewer threads compress. The reserve is that
+// share (0 for an uncompressed output or one thread, which compresses on the writing thread
+// within the I/O share); ShuffleRecordMemory is what is left, the memory of the functions above.
+uint64_t ShuffleCompressionReserve(uint64_t memory, const ShardSetOptions& output);
+int ShuffleCompressThreads(uint64_t memory, const ShardSetOptions& output);
+uint64_t ShuffleRecordMemory(const ShuffleOptions& options);
+
 // How the key order is found (the output is the same): kAuto picks; the others are for tests
 // and benchmarks. Buckets: in memory, or spilled to a temporary file. Indexed: the inputs are
 // read twice and nothing is spilled (regular uncompressed files only; reshard/indexed_shuffle.h).

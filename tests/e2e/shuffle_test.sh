@@ -134,6 +134,17 @@ if [[ -x /usr/bin/time ]] && ! grep -q __asan_init "$TFQ"; then
     checks=$((checks + 1))
     ((peak_kb <= 24 * 1024 + 8 * 1024)) || fail "$run: peak RSS ${peak_kb} KiB exceeds --memory 24MiB + 8 MiB"
   done
+  # A compressed output: the compressing threads' blocks and encoders come out of --memory
+  # (at --memory 64MiB, 2 of the 4 threads asked for; at 24MiB, the writing thread alone).
+  for run in 64:auto:1 64:buckets:12 24:buckets:1; do
+    IFS=: read -r mib method shards <<<"$run"
+    rm -f "$WORK"/o/rss-*
+    /usr/bin/time -v "$TFQ" shuffle "$WORK/in/med.tfrecord" -o "$WORK/o/rss-gz" --seed 1 --memory ${mib}MiB \
+      --method "$method" --shards "$shards" -c gzip --threads 4 --tmp-dir "$WORK/tmp" -q 2>"$WORK/time"
+    peak_kb=$(awk -F: '/Maximum resident set size/ {print $2 + 0}' "$WORK/time")
+    checks=$((checks + 1))
+    ((peak_kb <= (mib + 8) * 1024)) || fail "gzip $run: peak RSS ${peak_kb} KiB exceeds --memory ${mib}MiB + 8 MiB"
+  done
   # Records of 12.5 MB (11.9 MiB), beyond the 4 MiB the input's share covers: re-scanning and
   # re-reading stay within the bound; through buckets (and from standard input) the record's
   # read buffer comes on top of the arena, by at most its size (docs/shuffle.md).

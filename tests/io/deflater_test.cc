@@ -1,5 +1,7 @@
-// The Deflaters (io/deflater.h): every encoder round-trips and writes the same bytes however the
-// data is split, and the default picks ISA-L only where its output stays within 5% of zlib 6's.
+// The Deflaters and the compressing stream over them (io/deflater.h, io/deflate_pool.h): blocks
+// concatenate into one stream every reader takes; the bytes do not depend on how the data was
+// split into writes or on the pool; the default picks ISA-L only where its output stays within
+// 5% of zlib 6's.
 #include "io/deflater.h"
 
 #include <doctest/doctest.h>
@@ -7,8 +9,12 @@
 #include <functional>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "io/compression.h"
+#include "io/deflate_pool.h"
+#include "io/file_streams.h"
 #include "io_test_util.h"
 
 namespace tfq {
@@ -26,31 +32,9 @@ std::string NumericBytes(size_t size, uint32_t seed) {
   return out;
 }
 
-struct Encoder {
-  const char* name;
-  std::function<std::unique_ptr<Deflater>(DeflateWrapper)> make;
-};
-
-std::vector<Encoder> Encoders() {
-  std::vector<Encoder> all = {
-      {"default", [](DeflateWrapper w) { return std::move(NewDeflater(w).value()); }},
-      {"zlib 6", [](DeflateWrapper w) { return NewZlibDeflater(w, 6); }},
-      {"zlib 1", [](DeflateWrapper w) { return NewZlibDeflater(w, 1); }}};
-  if (!IsalVersion().empty()) all.push_back({"isa-l", [](DeflateWrapper w) { return NewIsalDeflater(w); }});
-  return all;
-}
-
-std::string Compress(Deflater& d, std::string_view data, size_t write_size) {
-  std::string out;
-  for (size_t pos = 0; pos < data.size(); pos += write_size) {
-    REQUIRE(d.Deflate(data.substr(pos, write_size), false, &out).ok());
-  }
-  REQUIRE(d.Deflate({}, true, &out).ok());
-  return out;
-}
-
-std::string Inflate(std::string_view compressed, DeflateWrapper w) {
-  auto inflater = NewZlibInflater(false);  // zlib as the reference reader
+std::string Inflate(std::string_view compressed, DeflateWrapper w, bool isal = false) {
+  auto inflater = isal ? NewIsalInflater() : NewZlibInflater(false);
+  REQUIRE(inflater != nullptr);
   REQUIRE(inflater->Reset(w));
   std::string out, buffer(1 << 16, '\0');
   for (;;) {
@@ -66,33 +50,152 @@ std::string Inflate(std::string_view compressed, DeflateWrapper w) {
   }
 }
 
-TEST_CASE("deflaters: every encoder round-trips, with the same bytes however the data is split") {
-  for (const Encoder& e : Encoders()) {
-    for (DeflateWrapper w : {DeflateWrapper::kGzip, DeflateWrapper::kZlib}) {
-      for (size_t size : {size_t{0}, size_t{1}, size_t{5000}, kChoiceSample - 1, kChoiceSample,
-                          (size_t{3} << 20) + 7}) {
-        CAPTURE(std::string(e.name));
-        CAPTURE(w == DeflateWrapper::kGzip);
-        CAPTURE(size);
-        const std::string data = size % 2 ? TestBytes(size, 1) : NumericBytes(size, 1);
-        const std::string whole = Compress(*e.make(w), data, data.size() + 1);
-        CHECK(Inflate(whole, w) == data);
-        if (size > 1000) {
-          CHECK(Compress(*e.make(w), data, 1000) == whole);
-          CHECK(Compress(*e.make(w), data, 65537) == whole);
-        }
+std::string Compress(std::string_view data, Compression c, size_t write_size, DeflatePool* pool = nullptr,
+                     int level = -1) {
+  std::string out;
+  auto s = NewCompressingStream(NewStringOutputStream("out", &out), c, level, pool);
+  for (size_t pos = 0; pos < data.size(); pos += write_size) {
+    REQUIRE(s->Write(data.substr(pos, write_size)).ok());
+  }
+  REQUIRE(s->Close().ok());
+  return out;
+}
+
+TEST_CASE("deflaters: blocks primed with the bytes before them make one stream that zlib reads") {
+  std::vector<std::pair<const char*, std::function<std::unique_ptr<Deflater>()>>> encoders = {
+      {"zlib 6", [] { return NewZlibDeflater(6); }}, {"zlib 1", [] { return NewZlibDeflater(1); }},
+      {"zlib 0", [] { return NewZlibDeflater(0); }}};
+  if (!IsalVersion().empty()) encoders.push_back({"isa-l", [] { return NewIsalDeflater(); }});
+  // Repetitive text: most matches of a block reach back into the one before it.
+  const std::string base = TestBytes(100000, 5);
+  std::string data;
+  while (data.size() < 700000) data += base.substr(0, 30000 + data.size() % 7000);
+  for (auto& [name, make] : encoders) {
+    CAPTURE(std::string(name));
+    for (size_t block : {size_t{1}, size_t{4096}, size_t{65536}, size_t{200000}}) {
+      CAPTURE(block);
+      std::unique_ptr<Deflater> d = make();
+      std::string raw;
+      size_t pos = 0;
+      const std::string_view all(data);
+      const size_t size = block == 1 ? 3000 : data.size();  // one byte at a time: a short stream
+      while (true) {
+        const size_t n = std::min(block, size - pos);
+        const bool last = pos + n == size;
+        const std::string_view dictionary = all.substr(pos > kDeflateWindow ? pos - kDeflateWindow : 0,
+                                                       std::min(pos, kDeflateWindow));
+        REQUIRE(d->DeflateBlock(dictionary, all.substr(pos, n), last, &raw).ok());
+        pos += n;
+        if (last) break;
       }
+      // A raw deflate stream, read by zlib.
+      z_stream z = {};
+      REQUIRE(inflateInit2(&z, -15) == Z_OK);
+      std::string out(size + 1, '\0');
+      z.next_in = reinterpret_cast<Bytef*>(raw.data());
+      z.avail_in = static_cast<uInt>(raw.size());
+      z.next_out = reinterpret_cast<Bytef*>(out.data());
+      z.avail_out = static_cast<uInt>(out.size());
+      CHECK(inflate(&z, Z_FINISH) == Z_STREAM_END);
+      CHECK(z.avail_in == 0);
+      out.resize(z.total_out);
+      inflateEnd(&z);
+      CHECK(out == all.substr(0, size));
     }
+  }
+}
+
+TEST_CASE("the dictionary is used: a block that repeats the one before compresses to almost nothing") {
+  std::mt19937 rng(6);
+  std::string block(50000, '\0');
+  for (char& c : block) c = static_cast<char>(rng());  // incompressible on its own
+  for (bool isal : {false, true}) {
+    if (isal && IsalVersion().empty()) continue;
+    std::unique_ptr<Deflater> d = isal ? NewIsalDeflater() : NewZlibDeflater(6);
+    std::string primed, cold;
+    const std::string_view dict = std::string_view(block).substr(block.size() - kDeflateWindow);
+    const std::string repeat = block.substr(block.size() - 20000);
+    REQUIRE(d->DeflateBlock(dict, repeat, false, &primed).ok());
+    REQUIRE(d->DeflateBlock({}, repeat, false, &cold).ok());
+    CAPTURE(isal);
+    CHECK(primed.size() * 10 < cold.size());
+  }
+}
+
+TEST_CASE("compressing streams: the same bytes however the data is split and with any pool") {
+  DeflatePool one(1), three(3);
+  for (Compression c : {Compression::kGzip, Compression::kZlib}) {
+    const DeflateWrapper w = c == Compression::kGzip ? DeflateWrapper::kGzip : DeflateWrapper::kZlib;
+    for (size_t size : {size_t{0}, size_t{1}, size_t{5000}, kDeflateBlock, kDeflateBlock + 1,
+                        kChoiceSample - 1, kChoiceSample, (size_t{3} << 20) + 7}) {
+      CAPTURE(c == Compression::kGzip);
+      CAPTURE(size);
+      const std::string data = size % 2 ? TestBytes(size, 1) : NumericBytes(size, 1);
+      const std::string whole = Compress(data, c, data.size() + 1);
+      CHECK(Inflate(whole, w) == data);
+      if (!IsalVersion().empty()) CHECK(Inflate(whole, w, /*isal=*/true) == data);
+      CHECK(Compress(data, c, 1000, &one) == whole);
+      CHECK(Compress(data, c, 65537, &three) == whole);
+      CHECK(Compress(data, c, 3 * kDeflateBlock, &three) == whole);
+      CHECK(Compress(data, c, 1000, nullptr, 1) == Compress(data, c, 77777, &three, 1));
+    }
+  }
+}
+
+TEST_CASE("compressing streams sharing a pool, written in turn, each get their own bytes") {
+  DeflatePool pool(2);
+  const size_t kStreams = 5;
+  std::vector<std::string> data, outs(kStreams);
+  std::vector<std::unique_ptr<OutputStream>> streams;
+  for (size_t i = 0; i < kStreams; ++i) {
+    data.push_back(i % 2 ? TestBytes(900000 + i, 10 + i) : NumericBytes(900000 + i, 10 + i));
+    streams.push_back(NewCompressingStream(NewStringOutputStream("o", &outs[i]), Compression::kGzip, -1, &pool));
+  }
+  for (size_t pos = 0; pos < 900000 + kStreams; pos += 10000) {
+    for (size_t i = 0; i < kStreams; ++i) {
+      if (pos < data[i].size()) REQUIRE(streams[i]->Write(std::string_view(data[i]).substr(pos, 10000)).ok());
+    }
+  }
+  for (auto& s : streams) REQUIRE(s->Close().ok());
+  for (size_t i = 0; i < kStreams; ++i) {
+    CAPTURE(i);
+    CHECK(outs[i] == Compress(data[i], Compression::kGzip, 4096));
+    CHECK(Inflate(outs[i], DeflateWrapper::kGzip) == data[i]);
+  }
+}
+
+TEST_CASE("a stream destroyed before Close leaves the pool usable") {
+  DeflatePool pool(2);
+  {
+    std::string out;
+    auto s = NewCompressingStream(NewStringOutputStream("o", &out), Compression::kGzip, 6, &pool);
+    REQUIRE(s->Write(TestBytes(5 * kDeflateBlock, 3)).ok());
+  }
+  const std::string data = TestBytes(3 * kDeflateBlock + 5, 4);
+  CHECK(Inflate(Compress(data, Compression::kGzip, 5000, &pool), DeflateWrapper::kGzip) == data);
+}
+
+TEST_CASE("the blocks cost little against one unbroken zlib stream, and the headers are zlib's") {
+  const std::string text = TestBytes((size_t{2} << 20) + 3, 2);
+  for (Compression c : {Compression::kGzip, Compression::kZlib}) {
+    const std::string ours = Compress(text, c, 7777, nullptr, 6);
+    const std::string zlib = ZlibCompress(text, c == Compression::kGzip);
+    CAPTURE(ours.size());
+    CAPTURE(zlib.size());
+    CHECK(ours.size() <= zlib.size() * 1.005);
+    CHECK(ours.substr(0, c == Compression::kGzip ? 10 : 2) == zlib.substr(0, c == Compression::kGzip ? 10 : 2));
   }
 }
 
 TEST_CASE("the default encoder is zlib 6 where ISA-L's output would be over 5% larger") {
   // Text-like records: ISA-L level 1 is 10-15% larger than zlib 6 on them.
   const std::string text = TestBytes((size_t{2} << 20) + 3, 2);
-  for (DeflateWrapper w : {DeflateWrapper::kGzip, DeflateWrapper::kZlib}) {
-    CHECK(Compress(*NewDeflater(w).value(), text, 7777) == ZlibCompress(text, w == DeflateWrapper::kGzip));
-    const std::string small = text.substr(0, 100000);  // a stream shorter than the sample
-    CHECK(Compress(*NewDeflater(w).value(), small, 100) == ZlibCompress(small, w == DeflateWrapper::kGzip));
+  CHECK(ChooseDeflateEngine(-1, std::string_view(text).substr(0, kChoiceSample)).value() ==
+        DeflateEngine{false, 6});
+  for (size_t size : {text.size(), size_t{100000}}) {  // and a stream shorter than the sample
+    CAPTURE(size);
+    const std::string_view part = std::string_view(text).substr(0, size);
+    CHECK(Compress(part, Compression::kGzip, 7777) == Compress(part, Compression::kGzip, 100, nullptr, 6));
   }
 }
 
@@ -101,19 +204,24 @@ TEST_CASE("the default encoder is ISA-L where built in and its output is within 
   for (size_t size : {size_t{100000}, (size_t{2} << 20) + 3}) {
     CAPTURE(size);
     const std::string numbers = NumericBytes(size, 3);
-    const std::string isal = Compress(*NewIsalDeflater(DeflateWrapper::kGzip), numbers, 4096);
-    const std::string zlib = ZlibCompress(numbers, true);
-    REQUIRE(isal.size() <= zlib.size() * kMaxSizeRatio);
-    CHECK(Compress(*NewDeflater(DeflateWrapper::kGzip).value(), numbers, 4096) == isal);
+    REQUIRE(ChooseDeflateEngine(-1, std::string_view(numbers).substr(0, kChoiceSample)).value() ==
+            DeflateEngine{true, 6});
+    const std::string chosen = Compress(numbers, Compression::kGzip, 4096);
+    CHECK(chosen != Compress(numbers, Compression::kGzip, 4096, nullptr, 6));
+    CHECK(chosen.size() <= ZlibCompress(numbers, true).size() * kMaxSizeRatio);
+    CHECK(chosen[8] == '\x04');  // XFL: the fastest method, as zlib marks level 1
   }
 }
 
 TEST_CASE("an explicit level is zlib at that level; a level outside -1..9 is kInvalidArgument") {
   const std::string numbers = NumericBytes(300000, 4);
-  CHECK(Compress(*NewDeflater(DeflateWrapper::kGzip, 6).value(), numbers, 999) == ZlibCompress(numbers, true));
+  CHECK(Compress(numbers, Compression::kGzip, 999, nullptr, 1).size() >
+        Compress(numbers, Compression::kGzip, 999, nullptr, 9).size());
   for (int bad : {-2, 10}) {
-    auto d = NewDeflater(DeflateWrapper::kGzip, bad);
-    CHECK(d.status().code() == StatusCode::kInvalidArgument);
+    CHECK(ChooseDeflateEngine(bad, {}).status().code() == StatusCode::kInvalidArgument);
+    std::string out;
+    auto s = NewCompressingStream(NewStringOutputStream("o", &out), Compression::kGzip, bad);
+    CHECK(s->Write("x").code() == StatusCode::kInvalidArgument);
   }
 }
 

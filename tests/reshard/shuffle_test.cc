@@ -298,5 +298,58 @@ TEST_CASE("shuffle options are checked") {
   CHECK(ShuffleTmpDir(o) == ".");
 }
 
+TEST_CASE("the compressing threads take their memory out of --memory, at most an eighth of it") {
+  ShardSetOptions out;
+  out.compression = Compression::kGzip;
+  out.threads = 16;
+  const uint64_t MiB = uint64_t{1} << 20;
+  CHECK(ShuffleCompressionReserve(512 * MiB, out) == 16 * kDeflateMemoryPerThread);
+  CHECK(ShuffleCompressThreads(512 * MiB, out) == 16);
+  CHECK(ShuffleCompressionReserve(64 * MiB, out) == 5 * MiB);  // (64 - 24) / 8
+  CHECK(ShuffleCompressThreads(64 * MiB, out) == 2);
+  CHECK(ShuffleCompressionReserve(kMinShuffleMemory, out) == 0);
+  CHECK(ShuffleCompressThreads(kMinShuffleMemory, out) == 1);
+  ShardSetOptions plain = out;
+  plain.compression = Compression::kNone;
+  CHECK(ShuffleCompressionReserve(512 * MiB, plain) == 0);
+  ShardSetOptions one = out;
+  one.threads = 1;
+  CHECK(ShuffleCompressionReserve(512 * MiB, one) == 0);
+  // What is left for records never shrinks as --memory grows (the least --memory a record needs
+  // is found by bisection over it).
+  uint64_t last = 0;
+  for (uint64_t m = kMinShuffleMemory; m < 600 * MiB; m += MiB / 4) {
+    ShuffleOptions o;
+    o.memory = m;
+    o.output = out;
+    const uint64_t left = ShuffleRecordMemory(o);
+    CHECK(left >= last);
+    CHECK(left + ShuffleCompressionReserve(m, out) == m);
+    last = left;
+  }
+}
+
+TEST_CASE("a compressed shuffle is the same for any number of compressing threads") {
+  const std::string dir = testing::MakeTempDir();
+  std::vector<std::string> records;
+  for (int i = 0; i < 4000; ++i) records.push_back(testing::Rec(i, 300 + i % 700));
+  WriteRecords(dir + "/in", records);
+  std::map<int, std::string> shards;
+  for (int threads : {1, 2, 3}) {
+    ShuffleOptions o;
+    o.seed = 9;
+    o.memory = 100 << 20;
+    o.output.prefix = dir + "/t" + std::to_string(threads);
+    o.output.compression = Compression::kGzip;
+    o.output.threads = threads;
+    RunSummary summary;
+    REQUIRE(RunShuffle({dir + "/in"}, o, &summary).ok());
+    shards[threads] = testing::ReadFileOrDie(o.output.prefix + "-00000-of-00001");
+  }
+  CHECK(shards[1] == shards[2]);
+  CHECK(shards[1] == shards[3]);
+  CHECK(shards[1].size() > 1000);
+}
+
 }  // namespace
 }  // namespace tfq::reshard
