@@ -1,5 +1,6 @@
 // Record files from Python: Writer (framing onto an atomic output) and count (the path of
 // `tfq inspect --count`).
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "example_codec.h"
 #include "inspect/parallel_scan.h"
 #include "inspect/scan.h"
+#include "io/deflate_pool.h"
 #include "io/glob.h"
 #include "status_error.h"
 #include "tfrecord/open.h"
@@ -32,14 +34,18 @@ Compression CompressionArg(const py::object& name) {
 
 // A TFRecord file being written: records go to a hidden temporary that Close renames into place;
 // a writer dropped without Close (or Abandon'ed) leaves nothing under the final name.
+// With threads > 1 a compressed file is compressed on that many threads of its own, while Python
+// goes on encoding.
 class RecordFileWriter {
  public:
-  RecordFileWriter(const std::string& path, const py::object& compression) : path_(path) {
+  RecordFileWriter(const std::string& path, const py::object& compression, int threads) : path_(path) {
     const Compression c = CompressionArg(compression);
+    if (threads < 1) throw py::value_error(path + ": threads must be at least 1, not " + std::to_string(threads));
+    if (threads > 1) deflate_pool_ = std::make_unique<DeflatePool>(std::min(threads, UsableCpus()));
     Result<std::unique_ptr<OutputStream>> out = Status::Internal("not created");
     {
       py::gil_scoped_release release;
-      out = tfrecord::CreateRecordOutput(path, c);
+      out = tfrecord::CreateRecordOutput(path, c, deflate_pool_.get());
     }
     ThrowIfError(out.status());
     out_ = std::move(out).value();
@@ -93,6 +99,7 @@ class RecordFileWriter {
   std::string Where() const { return path_ + ": record " + std::to_string(records_written()); }
 
   std::string path_;
+  std::unique_ptr<DeflatePool> deflate_pool_;  // outlives out_; null with one thread
   std::unique_ptr<OutputStream> out_;
   std::unique_ptr<tfrecord::RecordWriter> writer_;
   ExampleEncoder encoder_;
@@ -158,7 +165,8 @@ uint64_t CountRecords(const std::vector<std::string>& paths, const py::object& c
 
 void RegisterRecords(py::module_& m) {
   py::class_<RecordFileWriter>(m, "RecordFileWriter")
-      .def(py::init<const std::string&, const py::object&>(), py::arg("path"), py::arg("compression") = py::none())
+      .def(py::init<const std::string&, const py::object&, int>(), py::arg("path"),
+           py::arg("compression") = py::none(), py::arg("threads") = 1)
       .def("write_example", &RecordFileWriter::WriteExample, py::arg("features"))
       .def("write_record", [](RecordFileWriter& w, py::bytes record) {
         w.WriteRecord(std::string_view(PyBytes_AS_STRING(record.ptr()), static_cast<size_t>(PyBytes_GET_SIZE(record.ptr()))));

@@ -83,6 +83,23 @@ def test_gzip_from_extension_and_explicit(tmp_path):
     assert open(plain, "rb").read(2) != b"\x1f\x8b"
 
 
+def test_compressing_threads_write_the_same_bytes(tmp_path):
+    # About 2 MB of text-like records: several 256 KiB blocks, compressed on 1 and 3 threads.
+    rows = [{"id": i, "text": ("row %d of the table, " % i) * (20 + i % 30)} for i in range(4000)]
+    outs = []
+    for threads in (1, 3):
+        path = tmp_path / f"t{threads}.tfrecord.gz"
+        with tfq.Writer(path, threads=threads) as w:
+            for row in rows:
+                w.write(row)
+        outs.append(open(path, "rb").read())
+    assert outs[0] == outs[1]
+    assert len(gzip.decompress(outs[0])) > 1 << 20
+    assert tfq.count(str(tmp_path / "t3.tfrecord.gz")) == 4000
+    with pytest.raises(ValueError, match="threads must be at least 1"):
+        tfq.Writer(tmp_path / "bad.tfrecord.gz", threads=0)
+
+
 def test_write_record_writes_bytes_as_they_are(tmp_path):
     path = tmp_path / "raw.tfrecord"
     with tfq.Writer(path) as w:

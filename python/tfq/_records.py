@@ -30,15 +30,17 @@ class Writer:
     """Writes tf.train.Examples to a TFRecord file; use it as a context manager.
 
     ``compression``: None picks from the extension (".gz" gzip, ".zz" zlib, else none), or
-    "none", "gzip", "zlib". The records go to a hidden temporary beside ``path`` that close()
+    "none", "gzip", "zlib". ``threads``: a compressed file is compressed on that many threads of
+    its own (capped at the usable CPUs) while Python goes on; the file's bytes are the same for
+    any number. The records go to a hidden temporary beside ``path`` that close()
     renames into place: a writer left by an exception (or never closed) leaves no file under the
     final name. ``write(dict)`` encodes each value as the matching Feature kind (see
     docs/python.md, "Writing"); ``write_record(bytes)`` writes a record as it is.
     """
 
-    def __init__(self, path, compression=None):
+    def __init__(self, path, compression=None, threads=1):
         import os
-        self._native = _tfq.RecordFileWriter(os.fspath(path), compression)
+        self._native = _tfq.RecordFileWriter(os.fspath(path), compression, threads)
 
     def write(self, features):
         if not isinstance(features, dict):

@@ -38,11 +38,12 @@ Result<Compression> SniffRecordCompression(InputStream& stream) {
 }
 
 Result<std::unique_ptr<OutputStream>> CreateRecordOutput(const std::string& path,
-                                                         Compression compression) {
+                                                         Compression compression,
+                                                         DeflatePool* pool) {
   if (compression == Compression::kAuto) compression = CompressionFromExtension(path);
   Result<std::unique_ptr<OutputStream>> file = CreateOutputFile(path);
   if (!file.ok() || compression == Compression::kNone) return file;
-  return NewCompressingStream(std::move(file).value(), compression);
+  return NewCompressingStream(std::move(file).value(), compression, -1, pool);
 }
 
 std::string ShardName(const std::string& prefix, uint64_t index, uint64_t count,

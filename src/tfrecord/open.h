@@ -38,9 +38,11 @@ Result<Compression> SniffRecordCompression(InputStream& stream);
 Result<OpenedInput> OpenRecordStream(std::unique_ptr<InputStream> raw, Compression compression,
                                      const DecompressionLimit& limit = DecompressionLimit::Default());
 
-// Creates `path` ("-" = stdout) for records; kAuto picks from the extension.
+// Creates `path` ("-" = stdout) for records; kAuto picks from the extension. A compressed output
+// is compressed on `pool`'s threads (outliving the stream), or by the writing thread without one.
 Result<std::unique_ptr<OutputStream>> CreateRecordOutput(const std::string& path,
-                                                         Compression compression);
+                                                         Compression compression,
+                                                         DeflatePool* pool = nullptr);
 
 // "<prefix>-00003-of-00010<suffix>": the shard names of tensorflow/models and Apache Beam.
 std::string ShardName(const std::string& prefix, uint64_t index, uint64_t count,
