@@ -17,6 +17,8 @@
 #   count;
 #   inspect --verify and --count of t.csv's 16 shards, --verify of 16 files of ~256 MB (each shard
 #   7 times over: the issue's set), and `cat` of each set;
+#   gzip output on every core: convert t.csv -o .tfrecord.gz, shard of the 16 shards into 4 gzip
+#   shards, and their peer `pigz -6 -p T` (packed from here when installed) of the same records;
 #   tfq bench parse-example,reader-batcher,read-gzip at each thread count.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -33,6 +35,12 @@ if [[ $MODE == pack ]]; then
   ldd "$ROOT/build/tfq" | awk '/=> \// {print $3}' | grep -v -E '/(libc|libm|libpthread|libdl|librt|ld-linux)[.-]' |
     while read -r lib; do cp -L "$lib" "$DIR/lib/"; done
   cp "$SHARED/csv/mayweather-mcgregor-tweets.csv" "$DIR/tweets.csv"
+  # pigz, the peer of gzip output on every core (its libz travels with tfq's libraries).
+  if command -v pigz > /dev/null; then
+    cp "$(command -v pigz)" "$DIR/"
+    ldd "$(command -v pigz)" | awk '/=> \// {print $3}' | grep -v -E '/(libc|libm|libpthread|libdl|librt|ld-linux)[.-]' |
+      while read -r lib; do cp -L "$lib" "$DIR/lib/"; done
+  fi
   du -sh "$DIR"
   exit 0
 fi
@@ -104,6 +112,11 @@ row "convert t.jsonl ($(du -m "$W/t.jsonl" | cut -f1) MB)" "$TFQ" convert "$W/t.
 row "inspect --verify 16 shards" "$TFQ" inspect --verify --threads THREADS "$W"/shards/t-*
 row "inspect --count 16 shards" "$TFQ" inspect --count --threads THREADS "$W"/shards/t-*
 row "inspect --verify 16 files of ~256 MB" "$TFQ" inspect --verify --threads THREADS "$W"/big/t-*
+mkdir -p "$W/o"
+row "convert t.csv -o t.tfrecord.gz" "$TFQ" convert "$W/t.csv" -o "$W/o/t.tfrecord.gz" --threads THREADS --quiet
+row "shard 16 shards -> 4 gzip shards" "$TFQ" shard "$W"/shards/t-* -o "$W/o/s" --shards 4 -c gzip --threads THREADS --quiet
+[[ -s $W/all.tfrecord ]] || cat "$W"/shards/t-* > "$W/all.tfrecord"
+[[ ! -x $DIR/pigz ]] || row "pigz -6 of the 16 shards' records" sh -c "$DIR/pigz -6 -p THREADS -c $W/all.tfrecord > $W/o/all.gz"
 echo
 echo "cat of the 16 shards ($(du -cm "$W"/shards/t-* | tail -1 | cut -f1) MB): $(timed sh -c "cat $W/shards/t-* > /dev/null") s"
 echo "cat of the 16 files ($(du -cm "$W"/big/t-* | tail -1 | cut -f1) MB): $(timed sh -c "cat $W/big/t-* > /dev/null") s"

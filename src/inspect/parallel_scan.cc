@@ -13,6 +13,7 @@
 #include <zlib.h>
 
 #include "io/access_points.h"
+#include "io/blocked_gzip.h"
 #include "io/file_streams.h"
 #include "io/random_inflate.h"
 #include "tfrecord/format.h"
@@ -39,6 +40,10 @@ struct IndexedFile {
 // stretches beyond that. 64 keep 16 threads busy and hold about twice the sinks an uncompressed
 // file's window holds at 16 threads.
 constexpr size_t kMaxIndexedUnits = 64;
+
+// The least compressed size of a gzip file whose own access points are looked for
+// (io/blocked_gzip.h): below it the file is read whole, as one stretch would read it.
+constexpr uint64_t kMinBlockScanBytes = uint64_t{1} << 20;
 
 struct Unit {
   size_t file = 0;
@@ -115,6 +120,12 @@ bool IsSplittable(const std::string& path, const ScanOptions& options, uint64_t*
   Result<std::unique_ptr<RandomAccessFile>> file = RandomAccessFile::Open(path);
   if (!file.ok()) return false;
   Result<AccessPointIndex> index = ReadAccessPointIndexFor(**file, compression, AccessPointIndexPath(path));
+  // Without an index beside it, a gzip file tfq wrote announces points of its own; finding them
+  // reads the compressed bytes once more, which only a file large enough to be cut repays.
+  if (!index.ok() && index.status().code() == StatusCode::kNotFound && compression == Compression::kGzip &&
+      (*file)->size() >= kMinBlockScanBytes) {
+    index = BlockedGzipAccessPoints(**file);
+  }
   if (!index.ok() || LimitMayRefuse(*index, options.decompression)) return false;
   *size = index->uncompressed_size;
   *indexed = IndexedFile{std::move(file).value(), std::make_shared<const AccessPointIndex>(std::move(index).value())};

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "io/blocked_gzip.h"
 #include "io/compression.h"
 #include "io/deflate_pool.h"
 #include "io/deflater.h"
@@ -14,13 +15,14 @@
 namespace tfq {
 namespace {
 
-// The wrapper's header, as zlib writes it for the engine's level (RFC 1952: no name, mtime 0,
-// OS Unix; RFC 1950: 32 KiB window, the level's FLEVEL, no preset dictionary).
+// The wrapper's header, with zlib's marks for the engine's level: gzip (RFC 1952) with the block
+// layout (io/blocked_gzip.h); zlib (RFC 1950): 32 KiB window, the level's FLEVEL, no preset
+// dictionary.
 std::string Header(DeflateWrapper wrapper, const DeflateEngine& engine) {
   const int level = engine.isal ? 1 : engine.zlib_level;
   if (wrapper == DeflateWrapper::kGzip) {
     const char xfl = level == 9 ? 2 : level < 2 ? 4 : 0;
-    return std::string("\x1f\x8b\x08\x00\x00\x00\x00\x00", 8) + xfl + '\x03';
+    return BlockedGzipHeader(xfl, {static_cast<uint32_t>(kDeflateBlock), static_cast<uint32_t>(kDeflateIndependentEvery)});
   }
   const unsigned flevel = level < 2 ? 0 : level < 6 ? 1 : level == 6 ? 2 : 3;
   unsigned header = (0x78u << 8) | (flevel << 6);
@@ -133,7 +135,7 @@ class DeflatingStream final : public OutputStream {
       auto job = std::make_shared<DeflateJob>();
       job->engine = engine_;
       job->wrapper = wrapper_;
-      job->dictionary = window_;
+      if (blocks_submitted_++ % kDeflateIndependentEvery != 0) job->dictionary = window_;
       job->input = std::move(held_[i]);
       job->last = closing && i + 1 == held_.size();
       SlideWindow(job->input);
@@ -187,6 +189,7 @@ class DeflatingStream final : public OutputStream {
   std::vector<std::string> held_;    // full blocks before the engine is chosen
   std::string window_;               // the stream's last kDeflateWindow bytes before block_
   std::deque<std::shared_ptr<DeflateJob>> submitted_;  // in stream order, not yet written
+  uint64_t blocks_submitted_ = 0;
   bool header_written_ = false;
   uLong check_;                      // CRC-32 or Adler-32 of the blocks written
   uint64_t bytes_written_ = 0;

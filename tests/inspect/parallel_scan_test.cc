@@ -7,6 +7,7 @@
 
 #include "common/test_env.h"
 #include "io/compression.h"
+#include "io/deflate_pool.h"
 #include "io/file_streams.h"
 #include "tfrecord/record_file.h"
 #include "../tfrecord/record_test_util.h"
@@ -236,6 +237,49 @@ TEST_CASE("gzip files with access points beside them give a serial read's answer
         CHECK(got.compressed_files_cut == 4);
       }
     }
+  }
+}
+
+TEST_CASE("gzip files tfq wrote, without an index, are cut at the points their header announces") {
+  const std::string dir = tfq::testing::MakeTempDir();
+  // About 11 MB of incompressible records: points at 4 and 8 MiB (io/blocked_gzip.h).
+  const std::string good = tfrecord::testing::Frame(TrickyRecords(24000, 900, 19));
+  std::string damaged = good;
+  for (size_t at : {good.size() / 5, good.size() / 2, good.size() - 1000}) {
+    damaged[RecordAtOrAfter(good, at) + tfrecord::kHeaderSize + 1] ^= 1;
+  }
+  auto write_gzip = [&](const std::string& name, const std::string& framed, size_t flip_from_end = 0) {
+    std::string gz;
+    DeflatePool pool(2);
+    auto out = NewCompressingStream(NewStringOutputStream(name, &gz), Compression::kGzip, -1, &pool);
+    REQUIRE(out->Write(framed).ok());
+    REQUIRE(out->Close().ok());
+    if (flip_from_end > 0) gz[gz.size() - flip_from_end] ^= 1;
+    WriteBytes(dir + "/" + name, gz);
+    return dir + "/" + name;
+  };
+  std::string deflate_path = write_gzip("deflate.tfrecord.gz", good);
+  {
+    std::string bytes = RandomAccessFile::ReadAll(deflate_path).value();
+    bytes[bytes.size() / 3] ^= 0x55;
+    WriteBytes(deflate_path, bytes);
+  }
+  const std::vector<std::string> paths = {
+      write_gzip("clean.tfrecord.gz", good), write_gzip("damaged.tfrecord.gz", damaged), deflate_path,
+      // The trailer's size off by 2^16: points found, the stretches' sum disagrees; off by 2^24:
+      // the markers do not add up, no points.
+      write_gzip("size16.tfrecord.gz", good, 2), write_gzip("size24.tfrecord.gz", good, 1)};
+  ScanOptions options;
+  options.reader.on_corruption = tfrecord::CorruptionPolicy::kSkipDataCrc;
+  const Scanned want = Serial(paths, options);
+  REQUIRE(want.reports[0].records == 24000);
+  REQUIRE_FALSE(want.reports[1].clean());
+  REQUIRE_FALSE(want.reports[3].clean());
+  for (int threads : {1, 3}) {
+    CAPTURE(threads);
+    const ParallelScanned got = Parallel(paths, options, threads);
+    CheckSame(got, want);
+    CHECK(got.compressed_files_cut == 2);  // clean and damaged; the rest read again, or whole
   }
 }
 

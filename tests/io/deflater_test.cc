@@ -175,7 +175,7 @@ TEST_CASE("a stream destroyed before Close leaves the pool usable") {
   CHECK(Inflate(Compress(data, Compression::kGzip, 5000, &pool), DeflateWrapper::kGzip) == data);
 }
 
-TEST_CASE("the blocks cost little against one unbroken zlib stream, and the headers are zlib's") {
+TEST_CASE("the blocks cost little against one unbroken zlib stream, and the headers carry zlib's marks") {
   const std::string text = TestBytes((size_t{2} << 20) + 3, 2);
   for (Compression c : {Compression::kGzip, Compression::kZlib}) {
     const std::string ours = Compress(text, c, 7777, nullptr, 6);
@@ -183,7 +183,13 @@ TEST_CASE("the blocks cost little against one unbroken zlib stream, and the head
     CAPTURE(ours.size());
     CAPTURE(zlib.size());
     CHECK(ours.size() <= zlib.size() * 1.005);
-    CHECK(ours.substr(0, c == Compression::kGzip ? 10 : 2) == zlib.substr(0, c == Compression::kGzip ? 10 : 2));
+    // zlib's marks for level 6: gzip's XFL and OS (tfq's header has its extra field after them),
+    // zlib's two header bytes.
+    if (c == Compression::kGzip) {
+      CHECK(ours.substr(8, 2) == zlib.substr(8, 2));
+    } else {
+      CHECK(ours.substr(0, 2) == zlib.substr(0, 2));
+    }
   }
 }
 
