@@ -9,7 +9,7 @@
 namespace tfq {
 namespace {
 
-constexpr uint8_t kVersion = 1;
+constexpr uint8_t kLayoutVersion = 1;
 constexpr uint16_t kPayloadBytes = 9;
 constexpr uint8_t kFlagExtra = 0x04;
 constexpr char kFlushMarker[4] = {0, 0, '\xff', '\xff'};  // an empty stored block's LEN, NLEN
@@ -61,7 +61,7 @@ std::string BlockedGzipHeader(char xfl, const GzipBlockLayout& layout) {
   PutLe(&h, 4 + kPayloadBytes, 2);  // XLEN
   h += "TQ";
   PutLe(&h, kPayloadBytes, 2);
-  h.push_back(static_cast<char>(kVersion));
+  h.push_back(static_cast<char>(kLayoutVersion));
   PutLe(&h, layout.block_bytes, 4);
   PutLe(&h, layout.independent_every, 4);
   return h;
@@ -80,7 +80,7 @@ Result<BlockedGzipStart> ParseBlockedGzipHeader(std::string_view b) {
   while (extra.size() >= 4) {
     const size_t len = GetLe(extra.data() + 2, 2);
     if (extra.size() < 4 + len) return Status::Corruption("a malformed gzip extra field");
-    if (extra.substr(0, 2) == "TQ" && len == kPayloadBytes && static_cast<uint8_t>(extra[4]) == kVersion) {
+    if (extra.substr(0, 2) == "TQ" && len == kPayloadBytes && static_cast<uint8_t>(extra[4]) == kLayoutVersion) {
       BlockedGzipStart start;
       start.layout.block_bytes = GetLe(extra.data() + 5, 4);
       start.layout.independent_every = GetLe(extra.data() + 9, 4);

@@ -50,7 +50,7 @@ std::string Inflate(std::string_view compressed, DeflateWrapper w, bool isal = f
   }
 }
 
-std::string Compress(std::string_view data, Compression c, size_t write_size, DeflatePool* pool = nullptr,
+std::string Deflated(std::string_view data, Compression c, size_t write_size, DeflatePool* pool = nullptr,
                      int level = -1) {
   std::string out;
   auto s = NewCompressingStream(NewStringOutputStream("out", &out), c, level, pool);
@@ -131,13 +131,13 @@ TEST_CASE("compressing streams: the same bytes however the data is split and wit
       CAPTURE(c == Compression::kGzip);
       CAPTURE(size);
       const std::string data = size % 2 ? TestBytes(size, 1) : NumericBytes(size, 1);
-      const std::string whole = Compress(data, c, data.size() + 1);
+      const std::string whole = Deflated(data, c, data.size() + 1);
       CHECK(Inflate(whole, w) == data);
       if (!IsalVersion().empty()) CHECK(Inflate(whole, w, /*isal=*/true) == data);
-      CHECK(Compress(data, c, 1000, &one) == whole);
-      CHECK(Compress(data, c, 65537, &three) == whole);
-      CHECK(Compress(data, c, 3 * kDeflateBlock, &three) == whole);
-      CHECK(Compress(data, c, 1000, nullptr, 1) == Compress(data, c, 77777, &three, 1));
+      CHECK(Deflated(data, c, 1000, &one) == whole);
+      CHECK(Deflated(data, c, 65537, &three) == whole);
+      CHECK(Deflated(data, c, 3 * kDeflateBlock, &three) == whole);
+      CHECK(Deflated(data, c, 1000, nullptr, 1) == Deflated(data, c, 77777, &three, 1));
     }
   }
 }
@@ -159,7 +159,7 @@ TEST_CASE("compressing streams sharing a pool, written in turn, each get their o
   for (auto& s : streams) REQUIRE(s->Close().ok());
   for (size_t i = 0; i < kStreams; ++i) {
     CAPTURE(i);
-    CHECK(outs[i] == Compress(data[i], Compression::kGzip, 4096));
+    CHECK(outs[i] == Deflated(data[i], Compression::kGzip, 4096));
     CHECK(Inflate(outs[i], DeflateWrapper::kGzip) == data[i]);
   }
 }
@@ -172,13 +172,13 @@ TEST_CASE("a stream destroyed before Close leaves the pool usable") {
     REQUIRE(s->Write(TestBytes(5 * kDeflateBlock, 3)).ok());
   }
   const std::string data = TestBytes(3 * kDeflateBlock + 5, 4);
-  CHECK(Inflate(Compress(data, Compression::kGzip, 5000, &pool), DeflateWrapper::kGzip) == data);
+  CHECK(Inflate(Deflated(data, Compression::kGzip, 5000, &pool), DeflateWrapper::kGzip) == data);
 }
 
 TEST_CASE("the blocks cost little against one unbroken zlib stream, and the headers carry zlib's marks") {
   const std::string text = TestBytes((size_t{2} << 20) + 3, 2);
   for (Compression c : {Compression::kGzip, Compression::kZlib}) {
-    const std::string ours = Compress(text, c, 7777, nullptr, 6);
+    const std::string ours = Deflated(text, c, 7777, nullptr, 6);
     const std::string zlib = ZlibCompress(text, c == Compression::kGzip);
     CAPTURE(ours.size());
     CAPTURE(zlib.size());
@@ -201,7 +201,7 @@ TEST_CASE("the default encoder is zlib 6 where ISA-L's output would be over 5% l
   for (size_t size : {text.size(), size_t{100000}}) {  // and a stream shorter than the sample
     CAPTURE(size);
     const std::string_view part = std::string_view(text).substr(0, size);
-    CHECK(Compress(part, Compression::kGzip, 7777) == Compress(part, Compression::kGzip, 100, nullptr, 6));
+    CHECK(Deflated(part, Compression::kGzip, 7777) == Deflated(part, Compression::kGzip, 100, nullptr, 6));
   }
 }
 
@@ -212,8 +212,8 @@ TEST_CASE("the default encoder is ISA-L where built in and its output is within 
     const std::string numbers = NumericBytes(size, 3);
     REQUIRE(ChooseDeflateEngine(-1, std::string_view(numbers).substr(0, kChoiceSample)).value() ==
             DeflateEngine{true, 6});
-    const std::string chosen = Compress(numbers, Compression::kGzip, 4096);
-    CHECK(chosen != Compress(numbers, Compression::kGzip, 4096, nullptr, 6));
+    const std::string chosen = Deflated(numbers, Compression::kGzip, 4096);
+    CHECK(chosen != Deflated(numbers, Compression::kGzip, 4096, nullptr, 6));
     CHECK(chosen.size() <= ZlibCompress(numbers, true).size() * kMaxSizeRatio);
     CHECK(chosen[8] == '\x04');  // XFL: the fastest method, as zlib marks level 1
   }
@@ -221,8 +221,8 @@ TEST_CASE("the default encoder is ISA-L where built in and its output is within 
 
 TEST_CASE("an explicit level is zlib at that level; a level outside -1..9 is kInvalidArgument") {
   const std::string numbers = NumericBytes(300000, 4);
-  CHECK(Compress(numbers, Compression::kGzip, 999, nullptr, 1).size() >
-        Compress(numbers, Compression::kGzip, 999, nullptr, 9).size());
+  CHECK(Deflated(numbers, Compression::kGzip, 999, nullptr, 1).size() >
+        Deflated(numbers, Compression::kGzip, 999, nullptr, 9).size());
   for (int bad : {-2, 10}) {
     CHECK(ChooseDeflateEngine(bad, {}).status().code() == StatusCode::kInvalidArgument);
     std::string out;
