@@ -2,6 +2,7 @@
 
 #include <stdlib.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -9,7 +10,6 @@
 
 #include "bench/generate.h"
 #include "io/cleanup.h"
-#include "io/deflater.h"
 #include "io/file_streams.h"
 #include "tfrecord/format.h"
 #include "tfrecord/open.h"
@@ -74,14 +74,27 @@ void Dataset::IndexRecords() {
   }
 }
 
+Status GzipAsTensorFlow(std::string_view in, std::string* out) {
+  z_stream z = {};
+  if (deflateInit2(&z, 6, Z_DEFLATED, 16 + MAX_WBITS, 9, Z_DEFAULT_STRATEGY) != Z_OK) {
+    return Status::ResourceExhausted("deflateInit2 failed");
+  }
+  out->resize(deflateBound(&z, in.size()));
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
+  z.avail_in = static_cast<uInt>(in.size());
+  z.next_out = reinterpret_cast<Bytef*>(out->data());
+  z.avail_out = static_cast<uInt>(out->size());
+  const int rc = deflate(&z, Z_FINISH);
+  out->resize(z.total_out);
+  deflateEnd(&z);
+  if (rc != Z_STREAM_END) return Status::Internal("zlib deflate failed: " + std::to_string(rc));
+  return Status::OK();
+}
+
 Result<std::string_view> Dataset::Gzipped() {
   if (!gzipped_) {
     auto out = std::make_unique<std::string>();
-    // zlib 6, as TensorFlow writes: not tfq's own writer, which may pick ISA-L (io/deflater.h).
-    std::unique_ptr<OutputStream> gzip = NewCompressingStream(
-        NewStringOutputStream("gzip", out.get()), Compression::kGzip, kDefaultZlibLevel);
-    TFQ_RETURN_IF_ERROR(gzip->Write(*framed_));
-    TFQ_RETURN_IF_ERROR(gzip->Close());
+    TFQ_RETURN_IF_ERROR(GzipAsTensorFlow(*framed_, out.get()));
     gzipped_ = std::move(out);
   }
   return std::string_view(*gzipped_);

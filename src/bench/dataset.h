@@ -21,6 +21,10 @@
 
 namespace tfq::bench {
 
+// `in` compressed as TensorFlow's "GZIP" option writes it: one zlib stream at level 6, memLevel 9
+// (not tfq's own blocked output, io/deflater.h), replacing *out.
+Status GzipAsTensorFlow(std::string_view in, std::string* out);
+
 class Dataset {
  public:
   // About `bytes` of framed records (at least one record), the same bytes for the same seed.

@@ -130,19 +130,7 @@ class ZlibDeflateWorkload : public Workload {
 
   Status RunPass(size_t thread, size_t, Work* work) override {
     const std::string& in = data_->framed();
-    std::string& out = outputs_[thread];
-    z_stream z = {};
-    if (deflateInit2(&z, 6, Z_DEFLATED, 16 + MAX_WBITS, 9, Z_DEFAULT_STRATEGY) != Z_OK) {
-      return Status::ResourceExhausted("deflateInit2 failed");
-    }
-    out.resize(deflateBound(&z, in.size()));
-    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
-    z.avail_in = static_cast<uInt>(in.size());
-    z.next_out = reinterpret_cast<Bytef*>(out.data());
-    z.avail_out = static_cast<uInt>(out.size());
-    const int rc = deflate(&z, Z_FINISH);
-    deflateEnd(&z);
-    if (rc != Z_STREAM_END) return Status::Internal("zlib deflate failed: " + std::to_string(rc));
+    TFQ_RETURN_IF_ERROR(GzipAsTensorFlow(in, &outputs_[thread]));
     work->bytes += in.size();
     return Status::OK();
   }
