@@ -24,13 +24,16 @@ uint32_t GetLe(const char* p, int bytes) {
   return v;
 }
 
-// The compressed offset after every flush marker in [begin, end) of `file`.
-Status FindFlushMarkers(const RandomAccessFile& file, uint64_t begin, uint64_t end,
-                        std::vector<uint64_t>* after) {
+// The flush markers in [begin, end) of `file`: their count, and the compressed offset after
+// every `every`-th (where block k * every starts). kNotFound past `max_markers`: a hostile file
+// of markers alone would otherwise fill memory with them.
+Status FindFlushMarkers(const RandomAccessFile& file, uint64_t begin, uint64_t end, uint64_t every,
+                        uint64_t max_markers, uint64_t* count, std::vector<uint64_t>* every_after) {
   constexpr size_t kChunk = size_t{4} << 20;
   constexpr size_t kKeep = sizeof kFlushMarker - 1;  // a marker may straddle two chunks
   std::string buffer(kChunk + kKeep, '\0');
   size_t kept = 0;  // bytes at the front of buffer carried over from the last chunk
+  *count = 0;
   for (uint64_t at = begin; at < end;) {
     const size_t n = static_cast<size_t>(std::min<uint64_t>(kChunk, end - at));
     TFQ_RETURN_IF_ERROR(file.ReadExactly(at, n, buffer.data() + kept));
@@ -41,7 +44,8 @@ Status FindFlushMarkers(const RandomAccessFile& file, uint64_t begin, uint64_t e
       const void* hit = memmem(base + pos, have - pos, kFlushMarker, sizeof kFlushMarker);
       if (hit == nullptr) break;
       pos = static_cast<size_t>(static_cast<const char*>(hit) - base) + sizeof kFlushMarker;
-      after->push_back(base_offset + pos);
+      if (++*count > max_markers) return Status::NotFound(file.name() + ": more flush markers than blocks could make");
+      if (*count % every == 0) every_after->push_back(base_offset + pos);
     }
     kept = std::min(kKeep, have);
     std::memmove(buffer.data(), base + have - kept, kept);
@@ -105,12 +109,17 @@ Result<AccessPointIndex> BlockedGzipAccessPoints(const RandomAccessFile& file) {
   TFQ_RETURN_IF_ERROR(file.ReadExactly(size - kTrailer, kTrailer, trailer));
   const uint32_t size_mod_2_32 = GetLe(trailer + 4, 4);
 
-  std::vector<uint64_t> block_ends;
-  TFQ_RETURN_IF_ERROR(FindFlushMarkers(file, start->data_offset, size - kTrailer, &block_ends));
+  // A block of 256 KiB compresses to a few hundred bytes at the least (zeros: 275 with zlib 6),
+  // so a marker every 64 bytes on average is more than blocks could make.
+  const uint64_t every = start->layout.independent_every;
+  uint64_t markers = 0;
+  std::vector<uint64_t> point_offsets;  // where blocks every, 2 * every, ... start
+  TFQ_RETURN_IF_ERROR(FindFlushMarkers(file, start->data_offset, size - kTrailer, every, size / 64 + 1,
+                                       &markers, &point_offsets));
   // Every block but the last ends with a marker, the last holds at most a block: the markers add
   // up only if what the trailer's size leaves for the last block fits in one.
   const uint64_t block = start->layout.block_bytes;
-  const uint64_t full = block_ends.size() * block;
+  const uint64_t full = markers * block;
   const uint32_t last = size_mod_2_32 - static_cast<uint32_t>(full);
   if (last > block) return Status::NotFound(file.name() + ": its flush markers do not add up to its size");
 
@@ -120,11 +129,12 @@ Result<AccessPointIndex> BlockedGzipAccessPoints(const RandomAccessFile& file) {
   if (!fingerprint.ok()) return fingerprint.status();
   index.file = fingerprint.value();
   index.uncompressed_size = full + last;
-  index.span = block * start->layout.independent_every;
+  index.span = block * every;
   index.points.push_back(AccessPoint{0, start->data_offset, 0, {}});
-  for (uint64_t k = start->layout.independent_every; k <= block_ends.size(); k += start->layout.independent_every) {
-    if (k * block >= index.uncompressed_size) break;
-    index.points.push_back(AccessPoint{k * block, block_ends[k - 1], 0, {}});
+  for (size_t i = 0; i < point_offsets.size(); ++i) {
+    const uint64_t offset = (i + 1) * every * block;
+    if (offset >= index.uncompressed_size) break;
+    index.points.push_back(AccessPoint{offset, point_offsets[i], 0, {}});
   }
   return index;
 }
