@@ -1,9 +1,11 @@
 #include "app_common.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 
 #include "common/byte_size.h"
+#include "common/cpus.h"
 #include "io/file_streams.h"
 #include "io/glob.h"
 #include "progress.h"
@@ -130,5 +132,7 @@ CLI::Validator WholeNumberIn(uint64_t lo, uint64_t hi) {
       },
       "UINT in [" + std::to_string(lo) + " - " + std::to_string(hi) + "]");
 }
+
+int WorkerThreads(int flag) { return flag > 0 ? std::min(flag, UsableCpus()) : UsableCpus(); }
 
 }  // namespace tfq::app

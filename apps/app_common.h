@@ -50,8 +50,13 @@ struct RecordInputFlags {
 void AddRecordInputFlags(CLI::App* cmd, RecordInputFlags* flags);
 // --max-decompressed (docs/limits.md), for every command that reads gzip/zlib input.
 void AddDecompressionFlag(CLI::App* cmd, std::string* value);
+
 // Parses it; errors are usage errors naming the flag.
 Result<DecompressionLimit> ParseDecompressionFlag(const std::string& value);
+
+// The worker threads a --threads value gives a command that converts or writes: every usable CPU
+// for 0, and never more (more would only compete for them).
+int WorkerThreads(int flag);
 
 // Expands globs and turns the flags into scan options; errors are usage errors.
 Status ResolveRecordInputs(const RecordInputFlags& flags, std::vector<std::string>* paths,

@@ -165,7 +165,7 @@ Result<RecordOpener> RecordInputOpener(const ConvertFlags& flags) {
 }
 
 int ConversionThreads(const ConvertFlags& flags) {
-  return flags.threads > 0 ? std::min(flags.threads, UsableCpus()) : UsableCpus();
+  return WorkerThreads(flags.threads);
 }
 
 void SummarizeOutput(const ShardedOutput& output, ConvertSummary* summary) {

@@ -8,7 +8,6 @@
 #include <nlohmann/json.hpp>
 
 #include "common/byte_size.h"
-#include "common/cpus.h"
 #include "common/json_output.h"
 
 namespace tfq::app {
@@ -24,7 +23,7 @@ void AddReshardIoFlags(CLI::App* cmd, RecordInputFlags* input, std::string* outp
                   "input compression: auto|none|gzip|zlib (auto sniffs the first bytes)")
       ->capture_default_str();
   cmd->add_option("--threads", *threads,
-                  "threads compressing a gzip/zlib output (default: every usable core); the output "
+                  "threads compressing a gzip/zlib output (default and most: the usable cores); the output "
                   "does not depend on it")
       ->check(WholeNumberIn(1, 4096));
 }
@@ -40,7 +39,7 @@ Status ResolveReshardIo(const RecordInputFlags& flags, const std::string& output
   Result<Compression> c = ParseCompression(output_compression);
   if (!c.ok()) return c.status().WithPrefix("-c");
   output->compression = c.value() == Compression::kAuto ? CompressionFromExtension(suffix) : c.value();
-  output->threads = threads > 0 ? std::min(threads, UsableCpus()) : UsableCpus();
+  output->threads = WorkerThreads(threads);
   return Status::OK();
 }
 
