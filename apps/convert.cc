@@ -149,6 +149,14 @@ Result<ShardedOutputOptions> RecordOutputOptions(const ConvertFlags& flags) {
   return options;
 }
 
+ShardedOutputOptions TextOutputOptions(const ConvertFlags& flags) {
+  ShardedOutputOptions options;
+  options.path = flags.output;
+  if (CompressionFromExtension(flags.output) == Compression::kGzip) options.compression = Compression::kGzip;
+  options.threads = ConversionThreads(flags);
+  return options;
+}
+
 Result<RecordOpener> RecordInputOpener(const ConvertFlags& flags) {
   Result<Compression> compression = ParseCompression(flags.compression);
   if (!compression.ok()) return compression.status();

@@ -70,6 +70,9 @@ struct ConvertSummary {
 // Where records go for TFRecord output: -o itself, or --shards files named after it (only this
 // task's); --compression, where auto, from each file's name.
 Result<ShardedOutputOptions> RecordOutputOptions(const ConvertFlags& flags);
+// Where text goes for CSV and JSON lines output: one file, -o, gzip-compressed when its name
+// ends in .gz (the compressed text inputs the converters read).
+ShardedOutputOptions TextOutputOptions(const ConvertFlags& flags);
 // Opens TFRecord inputs as --compression (auto: sniffed), --max-record-size and
 // --max-decompressed say.
 Result<RecordOpener> RecordInputOpener(const ConvertFlags& flags);

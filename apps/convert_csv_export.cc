@@ -42,11 +42,7 @@ Status TfRecordToCsv(const ConvertFlags& flags, const std::vector<std::string>& 
       }
     }
   }
-  ShardedOutputOptions output_options;
-  output_options.path = flags.output;
-  if (CompressionFromExtension(flags.output) == Compression::kGzip) output_options.compression = Compression::kGzip;
-  output_options.threads = ConversionThreads(flags);
-  auto output = ShardedOutput::Create(output_options);
+  auto output = ShardedOutput::Create(TextOutputOptions(flags));
   if (!output.ok()) return output.status();
   uint64_t rows = 0;
   TFQ_RETURN_IF_ERROR(RecordsToCsv(

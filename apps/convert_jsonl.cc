@@ -51,9 +51,7 @@ Status TfRecordToJsonLines(const ConvertFlags& flags, const std::vector<std::str
   options.threads = ConversionThreads(flags);
   Result<RecordOpener> open = RecordInputOpener(flags);
   if (!open.ok()) return open.status();
-  ShardedOutputOptions output_options;
-  output_options.path = flags.output;
-  auto output = ShardedOutput::Create(output_options);
+  auto output = ShardedOutput::Create(TextOutputOptions(flags));
   if (!output.ok()) return output.status();
   uint64_t records = 0;
   TFQ_RETURN_IF_ERROR(RecordsToJsonLines(

@@ -25,6 +25,12 @@ printf '{"id": 1, "name": "a", "w": 0.5, "ok": true, "bad": false, "flags": [tru
 expect_exit 0 "$TFQ" convert "$W/natural.jsonl" -o "$W/natural.tfrecord" --quiet
 expect_exit 0 "$TFQ" convert "$W/natural.tfrecord" -o "$W/natural.out.jsonl" --format flat --quiet
 expect_file "$W/natural.out.jsonl" '{"id":[1],"name":["a"],"w":[0.5],"ok":[1],"bad":[0],"flags":[1,0,2]}\n'
+# A .gz output name is gzip-compressed, as for CSV, and reads back as the same records.
+expect_exit 0 "$TFQ" convert "$W/natural.tfrecord" -o "$W/natural.out.jsonl.gz" --quiet
+checks=$((checks + 1))
+gzip -t "$W/natural.out.jsonl.gz" 2>/dev/null || fail "natural.out.jsonl.gz is not gzip"
+expect_exit 0 "$TFQ" convert "$W/natural.out.jsonl.gz" -o "$W/natural.again.tfrecord" --quiet
+expect_same "$W/natural.tfrecord" "$W/natural.again.tfrecord"
 
 # --- Empty int64/float lists and NaN-only float lists survive TFRecord -> flat -> TFRecord -----
 printf '%s\n' \
