@@ -23,6 +23,10 @@ void DeflaterCache::Run(DeflateJob* job) {
                    ? GzipCrc32(0, in.data(), in.size())
                    : static_cast<uint32_t>(adler32(1, reinterpret_cast<const Bytef*>(in.data()),
                                                    static_cast<uInt>(in.size())));
+  // A block waiting to be written in order holds only its output.
+  job->input_bytes = in.size();
+  std::string().swap(job->input);
+  std::string().swap(job->dictionary);
 }
 
 DeflatePool::DeflatePool(int threads) {

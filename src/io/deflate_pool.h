@@ -28,10 +28,11 @@ namespace tfq {
 struct DeflateJob {
   DeflateEngine engine;
   DeflateWrapper wrapper = DeflateWrapper::kGzip;  // which check to sum: CRC-32 or Adler-32
-  std::string dictionary;  // up to kDeflateWindow bytes before the block
-  std::string input;
+  std::string dictionary;  // up to kDeflateWindow bytes before the block; freed with `input`
+  std::string input;  // freed once compressed: only its size is needed after
   bool last = false;
   // Results.
+  uint64_t input_bytes = 0;
   std::string output;
   uint32_t check = 0;  // the wrapper's check of `input` alone
   Status status;

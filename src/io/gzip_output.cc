@@ -172,7 +172,7 @@ class DeflatingStream final : public OutputStream {
       TFQ_RETURN_IF_ERROR(FailSink(sink_->Write(Header(wrapper_, engine_))));
       header_written_ = true;
     }
-    const uLong n = static_cast<uLong>(job->input.size());
+    const uLong n = static_cast<uLong>(job->input_bytes);
     check_ = wrapper_ == DeflateWrapper::kGzip ? crc32_combine(check_, job->check, n)
                                                : adler32_combine(check_, job->check, n);
     return FailSink(sink_->Write(job->output));
