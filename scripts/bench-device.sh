@@ -19,6 +19,7 @@
 #   7 times over: the issue's set), and `cat` of each set;
 #   gzip output on every core: convert t.csv -o .tfrecord.gz, shard of the 16 shards into 4 gzip
 #   shards, and their peer `pigz -6 -p T` (packed from here when installed) of the same records;
+#   inspect --verify and --stats of those records as one gzip file pigz wrote (no index);
 #   tfq bench parse-example,reader-batcher,read-gzip at each thread count.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -117,6 +118,12 @@ row "convert t.csv -o t.tfrecord.gz" "$TFQ" convert "$W/t.csv" -o "$W/o/t.tfreco
 row "shard 16 shards -> 4 gzip shards" "$TFQ" shard "$W"/shards/t-* -o "$W/o/s" --shards 4 -c gzip --threads THREADS --quiet
 [[ -s $W/all.tfrecord ]] || cat "$W"/shards/t-* > "$W/all.tfrecord"
 [[ ! -x $DIR/pigz ]] || row "pigz -6 of the 16 shards' records" sh -c "$DIR/pigz -6 -p THREADS -c $W/all.tfrecord > $W/o/all.gz"
+# One gzip file another writer made (pigz: no tfq header, no index): inflated once for every thread.
+if [[ -x $DIR/pigz ]]; then
+  [[ -s $W/all.tfrecord.gz ]] || "$DIR/pigz" -6 -c "$W/all.tfrecord" > "$W/all.tfrecord.gz"
+  row "inspect --verify one gzip file, no index" "$TFQ" inspect --verify --threads THREADS "$W/all.tfrecord.gz"
+  row "inspect --stats one gzip file, no index" "$TFQ" inspect --stats --json --threads THREADS "$W/all.tfrecord.gz"
+fi
 echo
 echo "cat of the 16 shards ($(du -cm "$W"/shards/t-* | tail -1 | cut -f1) MB): $(timed sh -c "cat $W/shards/t-* > /dev/null") s"
 echo "cat of the 16 files ($(du -cm "$W"/big/t-* | tail -1 | cut -f1) MB): $(timed sh -c "cat $W/big/t-* > /dev/null") s"

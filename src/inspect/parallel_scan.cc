@@ -16,6 +16,7 @@
 #include "io/blocked_gzip.h"
 #include "io/file_streams.h"
 #include "io/random_inflate.h"
+#include "io/shared_sequential_stream.h"
 #include "tfrecord/format.h"
 #include "tfrecord/open.h"
 
@@ -27,13 +28,24 @@ namespace {
 // confirmed boundary instead. Bounded because the search costs a CRC per byte.
 constexpr uint64_t kHeaderSearchBytes = uint64_t{1} << 20;
 
-// A gzip or zlib file whose stored access points (io/access_points.h) still describe it: its
-// uncompressed bytes can be read from near any offset, so it is cut into stretches too, at
-// access points.
+// A gzip or zlib file cut into stretches of its uncompressed bytes, read one of two ways:
+// - through access points (io/access_points.h) that still describe it, stored beside it or
+//   announced by tfq's gzip layout: stretches start near their own offsets, at points;
+// - without any (a gzip file another writer made): inflated once, in order, by whichever worker
+//   needs the next bytes (io/shared_sequential_stream.h), while the others check and parse what
+//   is inflated already. Its size comes from the gzip trailer.
 struct IndexedFile {
+  Compression compression = Compression::kGzip;
   std::shared_ptr<const RandomAccessFile> file;
-  std::shared_ptr<const AccessPointIndex> index;
+  std::shared_ptr<const AccessPointIndex> index;       // read through its access points; or
+  std::shared_ptr<SharedSequentialStream> inflated;  // inflated once for every stretch
 };
+
+// A gzip file without access points is cut into stretches of this many uncompressed bytes at
+// most (more for a file that would need more than kMaxIndexedUnits): its stretches and the bytes
+// between the first one not merged and the last one read are held in memory, about
+// (2 * threads + 2) stretches.
+constexpr uint64_t kInflatedUnitBytes = uint64_t{4} << 20;
 
 // Stretches of an indexed file held at once (their sinks: statistics, for --stats) while its
 // member trailer is checked, where an uncompressed file's are merged as they come: larger
@@ -91,10 +103,10 @@ bool LimitMayRefuse(const AccessPointIndex& index, const DecompressionLimit& lim
   return false;
 }
 
-// Whether `path` can be read from any offset: an uncompressed regular file, or a gzip or zlib file with
-// an access-point index that still describes it (set in *indexed). *size is set to the
-// uncompressed size.
-bool IsSplittable(const std::string& path, const ScanOptions& options, uint64_t* size,
+// Whether `path` can be cut into stretches read on several threads: an uncompressed regular file,
+// a gzip or zlib file with access points (set in *indexed), or, when `share_inflation`, a gzip
+// file without any (*indexed with `inflated`). *size is set to the uncompressed size.
+bool IsSplittable(const std::string& path, const ScanOptions& options, bool share_inflation, uint64_t* size,
                   std::optional<IndexedFile>* indexed) {
   if (path == "-" || options.reader.on_corruption == tfrecord::CorruptionPolicy::kResync) return false;
   const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -126,9 +138,25 @@ bool IsSplittable(const std::string& path, const ScanOptions& options, uint64_t*
       (*file)->size() >= kMinBlockScanBytes) {
     index = BlockedGzipAccessPoints(**file);
   }
+  if (!index.ok() && index.status().code() == StatusCode::kNotFound && compression == Compression::kGzip &&
+      share_inflation) {
+    // The trailer's size (mod 2^32) is taken as the file's; the stretches are trusted only once
+    // the inflated stream ended there with its CRC checked.
+    char isize[4];
+    if (!(*file)->ReadExactly((*file)->size() - 4, 4, isize).ok()) return false;
+    *size = uint64_t{static_cast<uint8_t>(isize[0])} | uint64_t{static_cast<uint8_t>(isize[1])} << 8 |
+            uint64_t{static_cast<uint8_t>(isize[2])} << 16 | uint64_t{static_cast<uint8_t>(isize[3])} << 24;
+    Result<tfrecord::OpenedInput> in =
+        tfrecord::OpenRecordInput(path, compression, options.decompression, ReadPattern::kSequential);
+    if (!in.ok()) return false;
+    *indexed = IndexedFile{compression, std::move(file).value(), nullptr,
+                           std::make_shared<SharedSequentialStream>(std::move(in->stream))};
+    return true;
+  }
   if (!index.ok() || LimitMayRefuse(*index, options.decompression)) return false;
   *size = index->uncompressed_size;
-  *indexed = IndexedFile{std::move(file).value(), std::make_shared<const AccessPointIndex>(std::move(index).value())};
+  *indexed = IndexedFile{compression, std::move(file).value(),
+                         std::make_shared<const AccessPointIndex>(std::move(index).value()), nullptr};
   return true;
 }
 
@@ -158,9 +186,10 @@ Result<std::unique_ptr<InputStream>> OpenStretch(const std::string& path, const 
                                                  const std::optional<IndexedFile>& indexed, bool serial) {
   const ReadPattern pattern = options.headers_only ? ReadPattern::kSkipping : ReadPattern::kSequential;
   if (!indexed) return OpenInputFile(path, pattern);
+  if (!serial && indexed->inflated) return indexed->inflated->NewReader();
   if (!serial) return std::unique_ptr<InputStream>(std::make_unique<PointInflatingStream>(indexed->file, indexed->index));
   Result<tfrecord::OpenedInput> in =
-      tfrecord::OpenRecordInput(path, indexed->index->compression, options.decompression, pattern);
+      tfrecord::OpenRecordInput(path, indexed->compression, options.decompression, pattern);
   if (!in.ok()) return in.status();
   return std::move(in->stream);
 }
@@ -203,7 +232,7 @@ void ReadStretch(const std::string& path, const std::optional<IndexedFile>& inde
   const uint64_t offset = from.value_or(unit->begin);
   Result<std::unique_ptr<InputStream>> stream = OpenStretch(path, options, indexed, serial);
   PointInflatingStream* points = nullptr;
-  if (stream.ok() && indexed && !serial && offset == unit->begin) {
+  if (stream.ok() && indexed && indexed->index && !serial && offset == unit->begin) {
     points = static_cast<PointInflatingStream*>(stream->get());
     points->SumRange(unit->begin, unit->end);
   }
@@ -332,11 +361,24 @@ ScanResult ScanFiles(const std::vector<std::string>& paths, const ScanOptions& o
   std::vector<Unit> units;
   std::vector<uint64_t> sizes(paths.size(), 0);
   std::vector<std::optional<IndexedFile>> indexed(paths.size());
+  // A gzip file without access points is inflated by one thread at a time, so cutting it pays
+  // only where there is work besides inflating (not for headers alone) and whole files would
+  // leave threads idle; and where results depend on the cut (statistics), the cut must not depend
+  // on the thread count: then only a lone input file is cut.
+  const bool share_inflation =
+      !options.headers_only &&
+      (parallel.cut_for_one_thread ? paths.size() == 1 : paths.size() < static_cast<size_t>(threads));
   for (size_t f = 0; f < paths.size(); ++f) {
     std::vector<std::pair<uint64_t, uint64_t>> ranges = {{0, 0}};
-    if (cut && IsSplittable(paths[f], options, &sizes[f], &indexed[f])) {
-      ranges = indexed[f] ? PointUnitRanges(*indexed[f]->index, parallel.unit_bytes)
-                          : ScanUnitRanges(sizes[f], parallel.unit_bytes);
+    if (cut && IsSplittable(paths[f], options, share_inflation, &sizes[f], &indexed[f])) {
+      if (indexed[f] && indexed[f]->index) {
+        ranges = PointUnitRanges(*indexed[f]->index, parallel.unit_bytes);
+      } else if (indexed[f]) {
+        const uint64_t unit = std::max(std::min(parallel.unit_bytes, kInflatedUnitBytes), sizes[f] / kMaxIndexedUnits + 1);
+        ranges = ScanUnitRanges(sizes[f], unit);
+      } else {
+        ranges = ScanUnitRanges(sizes[f], parallel.unit_bytes);
+      }
     }
     if (ranges.size() == 1) indexed[f].reset();  // read whole by ScanFile
     for (const auto& [begin, end] : ranges) {
@@ -383,7 +425,7 @@ ScanResult ScanFiles(const std::vector<std::string>& paths, const ScanOptions& o
     FileReport file;
     file.path = paths[f];
     file.opened = true;
-    file.compression = indexed[f] ? indexed[f]->index->compression : Compression::kNone;
+    file.compression = indexed[f] ? indexed[f]->compression : Compression::kNone;
     uint64_t boundary = 0, index = 0;  // confirmed: where the stretches so far ended, records framed
     bool ended = false;                // an error ended the file: the rest is not read
     // An indexed file's stretches wait until its trailer is checked: each one's checksum is in
@@ -393,6 +435,8 @@ ScanResult ScanFiles(const std::vector<std::string>& paths, const ScanOptions& o
     auto clean = [](const Unit& u) { return u.report.status.ok() && u.problems.empty() && u.unlisted == 0; };
     for (; i < units.size() && units[i].file == f; ++i) {
       Unit& unit = queue.WaitFor(i);
+      // No stretch from here on reads before this one's start, nor does a second read of it.
+      if (indexed[f] && indexed[f]->inflated) indexed[f]->inflated->Release(unit.begin);
       if (indexed[f]) stretches.push_back(&unit);
       if (ended) {
         unit.sink.reset();
@@ -411,6 +455,7 @@ ScanResult ScanFiles(const std::vector<std::string>& paths, const ScanOptions& o
         // (inflating from the start), so that its messages are word for word that run's.
         if (indexed[f] && !clean(unit)) {
           ReadStretch(paths[f], indexed[f], /*serial=*/true, options, make_sink, cap, boundary, index, &unit);
+          ++result.stretches_read_from_start;
         }
       }
       AppendReport(unit.report, &file);
@@ -420,11 +465,20 @@ ScanResult ScanFiles(const std::vector<std::string>& paths, const ScanOptions& o
       index += unit.report.records + unit.report.skipped.corrupt_records;
     }
     if (indexed[f]) {
-      if (MemberVerified(stretches, sizes[f], indexed[f]->index->compression)) {
+      uint64_t inflated = 0;
+      const uint64_t file_size = indexed[f]->file->size();
+      const bool verified =
+          indexed[f]->inflated
+              // Ended early, a serial read would say how far into the compressed bytes it got,
+              // which only a read from the start can tell.
+              ? !ended && indexed[f]->inflated->Finish(&inflated).ok() && inflated == sizes[f]
+              : MemberVerified(stretches, sizes[f], indexed[f]->compression);
+      indexed[f].reset();  // its memory
+      if (verified) {
         for (Unit* unit : held) hand_over(*unit);
         // Read to its end, the file was read whole, trailer included. (Ended early, the last
         // stretch was read again as a serial read reads it, and says how far that got.)
-        if (!ended) file.file_bytes = indexed[f]->file->size();
+        if (!ended) file.file_bytes = file_size;
         ++result.compressed_files_cut;
       } else {
         // Damage only the gzip trailer can show, or another member: what a serial run says.

@@ -3,8 +3,12 @@
 // first failure named is the one a serial run names), and per-record results merged in input order.
 //
 // Work is cut into units. A file that can be read from anywhere (an uncompressed regular file,
-// no --resync) of at least 2 * unit_bytes is cut into stretches of unit_bytes; any other file is
-// one unit read by ScanFile. A worker reads a stretch from the first plausible record header at
+// no --resync) of at least 2 * unit_bytes is cut into stretches of unit_bytes; so is a gzip or
+// zlib file with access points (stored beside it, or announced by tfq's gzip layout), at its
+// points. A gzip file without any is cut too where that pays (not for headers only, and only
+// while there are fewer input files than threads, or, where results depend on the cut, when it
+// is the only input): it is inflated once, in order, by whichever worker needs the next bytes,
+// into stretches of at most 4 MiB. Any other file is one unit read by ScanFile. A worker reads a stretch from the first plausible record header at
 // or after its start (tfrecord/format.h: FindPlausibleHeader) to the first record boundary at or
 // past its end. Nothing a guess finds is trusted before it is confirmed, as a serial walk would
 // confirm it: merging in input order, a stretch is taken as read only when it began exactly where
@@ -18,7 +22,9 @@
 //
 // Memory: at most 2 * threads + 2 units are read or waiting to be merged at once; each holds a
 // 256 KiB read buffer (more for a record larger than that), its RecordSink and up to
-// max_problem_messages messages.
+// max_problem_messages messages. A gzip file inflated once also holds its inflated bytes from the
+// first of those units on: up to (2 * threads + 2) * 4 MiB (more for a file over 256 MiB, whose
+// stretches are 1/64 of it).
 #ifndef TFQ_INSPECT_PARALLEL_SCAN_H_
 #define TFQ_INSPECT_PARALLEL_SCAN_H_
 
@@ -73,6 +79,9 @@ struct ScanResult {
   // Gzip and zlib files read in stretches through their access points whose trailer then checked
   // out (the others were read again whole, as ScanFile reads them).
   size_t compressed_files_cut = 0;
+  // Stretches of compressed files read again from the file's start, as a serial read reads them
+  // (a damaged stretch, for that read's messages).
+  size_t stretches_read_from_start = 0;
 };
 
 // Scans `paths` as ScanFile does each, on options.threads threads. Records go to sinks made by

@@ -90,6 +90,32 @@ for mode in "--verify" "--verify --json" "--verify --max-errors 2" "--count" "--
   done
 done
 
+# gzip files another writer made, without an index: a lone one (or fewer files than threads,
+# where the cut cannot change the output) is inflated once, by whichever thread needs the next
+# bytes, and checked and parsed in stretches on every thread; one whose trailer's CRC is off is
+# read again whole, as a serial read reads it.
+gzip -nc dmg1.tfrecord > foreign.tfrecord.gz && gzip -nc big.tfrecord > fclean.tfrecord.gz &&
+  cp fclean.tfrecord.gz fcrc.tfrecord.gz || die "gzip failed"
+flip_byte fcrc.tfrecord.gz $(( $(stat -c %s fcrc.tfrecord.gz) - 6 ))
+for set in foreign.tfrecord.gz fclean.tfrecord.gz fcrc.tfrecord.gz "foreign.tfrecord.gz fclean.tfrecord.gz"; do
+  for mode in "--verify" "--verify --json" "--stats --json" "--json"; do
+    # shellcheck disable=SC2086
+    run "$TFQ" inspect $mode --threads 1 $set
+    cp out serial.out; cp err serial.err; serial_code=$code
+    for threads in 2 4; do
+      # shellcheck disable=SC2086
+      expect_exit "$serial_code" "$TFQ" inspect $mode --threads "$threads" $set
+      checks=$((checks + 2))
+      cmp -s out serial.out || fail "inspect $mode --threads $threads $set: stdout differs from --threads 1"
+      cmp -s err serial.err || fail "inspect $mode --threads $threads $set: stderr differs: $(diff serial.err err | head -c 600)"
+    done
+  done
+done
+expect_exit 0 "$TFQ" inspect --verify --threads 2 fclean.tfrecord.gz
+expect_stdout_contains "OK: 30000 records"
+expect_exit 3 "$TFQ" inspect --verify --threads 2 fcrc.tfrecord.gz
+expect_stderr_contains "incorrect data check"
+
 # Clean files: the same counts for any thread count, and the default (every core) agrees.
 expect_exit 0 "$TFQ" inspect --count --threads 3 big.tfrecord one.tfrecord big.tfrecord.gz tq.tfrecord.gz
 expect_stdout 92000

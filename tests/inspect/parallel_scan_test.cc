@@ -12,6 +12,7 @@
 #include "tfrecord/record_file.h"
 #include "../tfrecord/record_test_util.h"
 #include "io/random_access_file.h"
+#include "../io/io_test_util.h"
 
 namespace tfq::inspect {
 namespace {
@@ -83,6 +84,7 @@ Scanned Serial(const std::vector<std::string>& paths, const ScanOptions& options
 // The problems of a parallel scan, and how many gzip files it read in checked stretches.
 struct ParallelScanned : Scanned {
   size_t compressed_files_cut = 0;
+  size_t stretches_read_from_start = 0;
 };
 
 ParallelScanned Parallel(const std::vector<std::string>& paths, const ScanOptions& options, int threads,
@@ -97,6 +99,7 @@ ParallelScanned Parallel(const std::vector<std::string>& paths, const ScanOption
   });
   s.reports = std::move(result.reports);
   s.compressed_files_cut = result.compressed_files_cut;
+  s.stretches_read_from_start = result.stretches_read_from_start;
   return s;
 }
 
@@ -280,6 +283,89 @@ TEST_CASE("gzip files tfq wrote, without an index, are cut at the points their h
     const ParallelScanned got = Parallel(paths, options, threads);
     CheckSame(got, want);
     CHECK(got.compressed_files_cut == 2);  // clean and damaged; the rest read again, or whole
+  }
+}
+
+}  // namespace tfq::inspect
+
+namespace tfq::inspect {
+
+// A gzip file another writer made has no access points: with threads to spare it is inflated once,
+// in order, by whichever worker needs the next bytes, and its stretches read from those bytes.
+// Whatever the inflated stream ends with (a trailer that does not check, another member, a size
+// other than the trailer's) means the serial read's answer, read again whole.
+TEST_CASE("gzip files another writer made are inflated once for every thread, with a serial read's answer") {
+  const std::string dir = tfq::testing::MakeTempDir();
+  const std::string good = tfrecord::testing::Frame(TrickyRecords(6000, 900, 23));
+  std::string damaged = good;
+  for (size_t at : {good.size() / 5, good.size() / 2}) {
+    damaged[RecordAtOrAfter(good, at) + tfrecord::kHeaderSize + 1] ^= 1;
+  }
+  // TensorFlow's zlib parameters, one member, no extra field.
+  auto write = [&](const std::string& name, const std::string& gz) { return WriteBytes(dir + "/" + name, gz); };
+  const std::string gz = tfq::testing::ZlibCompress(good, /*gzip=*/true);
+  auto flipped = [&](size_t at) {
+    std::string bytes = gz;
+    bytes[at] ^= 0x21;
+    return bytes;
+  };
+  const size_t third = RecordAtOrAfter(good, good.size() / 3);
+  const std::string clean = write("clean.tfrecord.gz", gz);
+  const std::string records = write("records.tfrecord.gz", tfq::testing::ZlibCompress(damaged, true));
+  const std::vector<std::string> unusable = {
+      write("deflate.tfrecord.gz", flipped(gz.size() / 2)),
+      write("crc.tfrecord.gz", flipped(gz.size() - 6)),
+      write("size.tfrecord.gz", flipped(gz.size() - 3)),  // the trailer's size off by 2^8
+      write("members.tfrecord.gz", tfq::testing::ZlibCompress(good.substr(0, third), true) +
+                                       tfq::testing::ZlibCompress(good.substr(third), true)),
+      write("truncated.tfrecord.gz", gz.substr(0, gz.size() - 100)),
+  };
+  for (auto policy : {tfrecord::CorruptionPolicy::kSkipDataCrc, tfrecord::CorruptionPolicy::kFail}) {
+    for (bool headers_only : {false, true}) {
+      ScanOptions options;
+      options.reader.on_corruption = policy;
+      options.headers_only = headers_only;
+      for (bool cut_for_one_thread : {true, false}) {
+        for (int threads : {1, 3}) {
+          CAPTURE(headers_only);
+          CAPTURE(cut_for_one_thread);
+          CAPTURE(threads);
+          // Cut when there is more than inflating to do, and threads to spare (or, where results
+          // depend on the cut, always for a lone file).
+          const bool cut = !headers_only && (cut_for_one_thread || threads > 1);
+          for (const std::string& path : {clean, records}) {
+            CAPTURE(path);
+            const ParallelScanned got = Parallel({path}, options, threads, cut_for_one_thread);
+            CheckSame(got, Serial({path}, options));
+            // A file that a damaged record ends (kFail) is read again whole, for how far into
+            // its compressed bytes a serial read got.
+            const bool ends = path == records && policy == tfrecord::CorruptionPolicy::kFail;
+            CHECK(got.compressed_files_cut == (cut && !ends ? 1 : 0));
+            // Only damage sends a stretch back to the start of the file.
+            if (path == clean) CHECK(got.stretches_read_from_start == 0);
+          }
+          for (const std::string& path : unusable) {
+            CAPTURE(path);
+            const ParallelScanned got = Parallel({path}, options, threads, cut_for_one_thread);
+            CheckSame(got, Serial({path}, options));
+            CHECK(got.compressed_files_cut == 0);
+          }
+        }
+      }
+    }
+  }
+  // Several files: cut only while there are fewer files than threads, where the cut does not
+  // change results; never where it does.
+  ScanOptions options;
+  options.reader.on_corruption = tfrecord::CorruptionPolicy::kSkipDataCrc;
+  const std::vector<std::string> two = {clean, records};
+  const Scanned want = Serial(two, options);
+  CHECK(want.reports[0].records == 6000);
+  for (auto [threads, cut_for_one_thread, cut] : {std::tuple{3, false, 2}, {2, false, 0}, {3, true, 0}}) {
+    CAPTURE(threads);
+    const ParallelScanned got = Parallel(two, options, threads, cut_for_one_thread);
+    CheckSame(got, want);
+    CHECK(got.compressed_files_cut == static_cast<size_t>(cut));
   }
 }
 
