@@ -451,9 +451,10 @@ ScanResult ScanFiles(const std::vector<std::string>& paths, const ScanOptions& o
            (unit.sink == nullptr || !unit.sink->NamesRecordAfter(*result.sink)));
       if (!confirmed) {
         ReadStretch(paths[f], indexed[f], /*serial=*/false, options, make_sink, cap, boundary, index, &unit);
-        // A damaged stretch of a compressed file is read once more as a serial run reads it
-        // (inflating from the start), so that its messages are word for word that run's.
-        if (indexed[f] && !clean(unit)) {
+        // A damaged stretch read through access points is read once more as a serial run reads
+        // it (inflating from the start), so that its messages are word for word that run's. (A
+        // file inflated once for every thread is read by the serial run's own stream already.)
+        if (indexed[f] && indexed[f]->index && !clean(unit)) {
           ReadStretch(paths[f], indexed[f], /*serial=*/true, options, make_sink, cap, boundary, index, &unit);
           ++result.stretches_read_from_start;
         }
