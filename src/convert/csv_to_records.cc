@@ -177,7 +177,11 @@ Status Conversion::StartConversion() {
   pool_ = std::make_unique<OrderedMapOf<CsvSlot>>(
       options_.threads,
       [this](CsvSlot& slot, int worker) { return chunk_converter_->Convert(slot, worker); },
-      [this](CsvSlot& slot) { return WriteSlot(slot); });
+      [this](CsvSlot& slot) { return WriteSlot(slot); },
+      // One slot per worker (and two more): chunks of CSV cost alike, so a second one queued per
+      // worker buys nothing, and each slot's buffers are about 5 MB (a numeric table frames to
+      // 4x its bytes), so fewer of them stay in the cores' caches (docs/benchmarks.md).
+      /*slots_per_thread=*/1);
   return Status::OK();
 }
 

@@ -146,7 +146,7 @@ for f in bomb.tfrecord.gz tiny.tfrecord.gz bomb.tfrecord.zz tiny.tfrecord.zz; do
 done
 # CSV and JSON lines are read compressed as gzip only (.csv.gz, .tsv.gz, .jsonl.gz). A gigabyte
 # of empty lines is a billion lines: stepped over a buffer at a time, not one by one. The rows
-# bomb's memory is the pipeline's for tiny rows (framed records of 2N+2 chunks in flight).
+# bomb's memory is the pipeline's for tiny rows (framed records of the chunks in flight).
 for f in blank.csv.gz rows.csv.gz blank.jsonl.gz rows.jsonl.gz; do
   mb=64
   [[ $f == rows.csv.gz ]] && mb=400
