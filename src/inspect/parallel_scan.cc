@@ -41,10 +41,10 @@ struct IndexedFile {
   std::shared_ptr<SharedSequentialStream> inflated;  // inflated once for every stretch
 };
 
-// A gzip file without access points is cut into stretches of this many uncompressed bytes at
-// most (more for a file that would need more than kMaxIndexedUnits): its stretches and the bytes
-// between the first one not merged and the last one read are held in memory, about
-// (2 * threads + 2) stretches.
+// A gzip file without access points is cut into stretches of this many uncompressed bytes: the
+// inflated bytes from the first stretch not merged to the last one read are held, about
+// 2 * threads + 2 stretches. (Its size comes from the gzip trailer, under 4 GiB: at most 1024
+// stretches, whose sinks are folded together as they wait for the trailer check.)
 constexpr uint64_t kInflatedUnitBytes = uint64_t{4} << 20;
 
 // Stretches of an indexed file held at once (their sinks: statistics, for --stats) while its
@@ -374,7 +374,7 @@ ScanResult ScanFiles(const std::vector<std::string>& paths, const ScanOptions& o
       if (indexed[f] && indexed[f]->index) {
         ranges = PointUnitRanges(*indexed[f]->index, parallel.unit_bytes);
       } else if (indexed[f]) {
-        const uint64_t unit = std::max(std::min(parallel.unit_bytes, kInflatedUnitBytes), sizes[f] / kMaxIndexedUnits + 1);
+        const uint64_t unit = std::min(parallel.unit_bytes, kInflatedUnitBytes);
         ranges = ScanUnitRanges(sizes[f], unit);
       } else {
         ranges = ScanUnitRanges(sizes[f], parallel.unit_bytes);
@@ -405,7 +405,7 @@ ScanResult ScanFiles(const std::vector<std::string>& paths, const ScanOptions& o
   result.sink = make_sink ? make_sink() : nullptr;
   // The sink first: what it noted (a SequenceExample found) is most often its first record's.
   auto hand_over = [&](Unit& unit) {
-    if (result.sink) result.sink->Append(*unit.sink);
+    if (result.sink && unit.sink) result.sink->Append(*unit.sink);
     unit.sink.reset();
     for (const Status& s : unit.problems) {
       if (on_problem) on_problem(s);
@@ -432,6 +432,12 @@ ScanResult ScanFiles(const std::vector<std::string>& paths, const ScanOptions& o
     // only once every stretch was read.
     std::vector<Unit*> held;     // to hand over, in order: those before an error ended the file
     std::vector<Unit*> stretches;  // every stretch, for the checksum (each was read once from its start)
+    // A file inflated once may have up to 1024 stretches held: the sink of one that noted nothing
+    // (its Append prints nothing) is folded into the last held sink at once, in input order, as
+    // handing both over would have merged them.
+    Unit* fold_into = nullptr;
+    const std::unique_ptr<RecordSink> nothing_noted =
+        indexed[f] && indexed[f]->inflated && make_sink ? make_sink() : nullptr;
     auto clean = [](const Unit& u) { return u.report.status.ok() && u.problems.empty() && u.unlisted == 0; };
     for (; i < units.size() && units[i].file == f; ++i) {
       Unit& unit = queue.WaitFor(i);
@@ -461,6 +467,14 @@ ScanResult ScanFiles(const std::vector<std::string>& paths, const ScanOptions& o
       }
       AppendReport(unit.report, &file);
       if (!indexed[f]) hand_over(unit);
+      if (nothing_noted && unit.sink) {
+        if (fold_into != nullptr && !unit.sink->NamesRecordAfter(*nothing_noted)) {
+          fold_into->sink->Append(*unit.sink);
+          unit.sink.reset();
+        } else {
+          fold_into = &unit;
+        }
+      }
       ended = !unit.report.status.ok();
       boundary = unit.report.stream_bytes;
       index += unit.report.records + unit.report.skipped.corrupt_records;

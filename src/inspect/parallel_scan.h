@@ -23,8 +23,7 @@
 // Memory: at most 2 * threads + 2 units are read or waiting to be merged at once; each holds a
 // 256 KiB read buffer (more for a record larger than that), its RecordSink and up to
 // max_problem_messages messages. A gzip file inflated once also holds its inflated bytes from the
-// first of those units on: up to (2 * threads + 2) * 4 MiB (more for a file over 256 MiB, whose
-// stretches are 1/64 of it).
+// first of those units on: up to (2 * threads + 2) * 4 MiB.
 #ifndef TFQ_INSPECT_PARALLEL_SCAN_H_
 #define TFQ_INSPECT_PARALLEL_SCAN_H_
 

@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <random>
 
@@ -102,6 +103,35 @@ ParallelScanned Parallel(const std::vector<std::string>& paths, const ScanOption
   s.stretches_read_from_start = result.stretches_read_from_start;
   return s;
 }
+
+// Keeps every record it is given, in order; notes its first record that starts with 'N' (as the
+// real sinks note a SequenceExample) and says the note (into `log`) when it is appended to a sink
+// that noted nothing yet, as the real sinks print theirs.
+class KeepingSink : public RecordSink {
+ public:
+  explicit KeepingSink(std::vector<std::string>* log) : log_(log) {}
+  Status Add(std::string_view record, const tfrecord::RecordReader&) override {
+    records.emplace_back(record);
+    if (note_.empty() && !record.empty() && record[0] == 'N') note_ = std::string(record.substr(0, 8));
+    return Status::OK();
+  }
+  bool NamesRecordAfter(const RecordSink& earlier) const override {
+    return !note_.empty() && static_cast<const KeepingSink&>(earlier).note_.empty();
+  }
+  void Append(RecordSink& next_sink) override {
+    auto& next = static_cast<KeepingSink&>(next_sink);
+    if (note_.empty() && !next.note_.empty()) {
+      note_ = next.note_;
+      log_->push_back(note_);
+    }
+    records.insert(records.end(), next.records.begin(), next.records.end());
+  }
+  std::vector<std::string> records;
+
+ private:
+  std::vector<std::string>* log_;
+  std::string note_;
+};
 
 void CheckSame(const Scanned& got, const Scanned& want) {
   REQUIRE(got.reports.size() == want.reports.size());
@@ -353,6 +383,34 @@ TEST_CASE("gzip files another writer made are inflated once for every thread, wi
           }
         }
       }
+    }
+  }
+  // Records reach the sinks in input order, and a sink's note is said once, at the same place,
+  // for any thread count, though the sinks of stretches that noted nothing are folded together
+  // while they wait for the trailer check.
+  {
+    ScanOptions options;
+    options.reader.on_corruption = tfrecord::CorruptionPolicy::kSkipDataCrc;
+    std::vector<std::string> want;
+    ScanFile(records, options, [&](std::string_view r, const tfrecord::RecordReader&) {
+      want.emplace_back(r);
+      return Status::OK();
+    }, nullptr);
+    const auto noted = std::find_if(want.begin(), want.end(), [](const std::string& r) { return !r.empty() && r[0] == 'N'; });
+    REQUIRE(noted != want.end());
+    REQUIRE(noted - want.begin() > 200);  // not in the first stretch
+    for (int threads : {1, 3}) {
+      CAPTURE(threads);
+      std::vector<std::string> log;
+      ParallelScanOptions parallel;
+      parallel.threads = threads;
+      parallel.unit_bytes = 4096;
+      ScanResult result = ScanFiles({records}, options, parallel,
+                                    [&] { return std::make_unique<KeepingSink>(&log); }, nullptr);
+      CHECK(result.compressed_files_cut == 1);
+      REQUIRE(result.sink != nullptr);
+      CHECK(static_cast<KeepingSink&>(*result.sink).records == want);
+      CHECK(log == std::vector<std::string>{noted->substr(0, 8)});
     }
   }
   // Several files: cut only while there are fewer files than threads, where the cut does not
