@@ -60,17 +60,21 @@ void FeatureStats::AddBytes(std::string_view v) {
     return;  // image bytes are not useful as "top values"
   }
   if (!IsValidUtf8(v)) ++invalid_utf8_;
-  std::string key(v.substr(0, options_->max_tracked_bytes));
-  if (v.size() > options_->max_tracked_bytes) key += "...";
+  std::string truncated;
+  std::string_view key = v;
+  if (v.size() > options_->max_tracked_bytes) {
+    truncated = std::string(v.substr(0, options_->max_tracked_bytes)) + "...";
+    key = truncated;
+  }
   // Space-Saving: a new value takes over the smallest counter when the table is full, so the
   // counts of frequent values are overestimates by at most the evicted count.
   if (auto it = sketch_.find(key); it != sketch_.end()) {
     ++it->second;
   } else if (sketch_.size() < options_->sketch_counters) {
-    sketch_.emplace(std::move(key), 1);
+    sketch_.emplace(std::string(key), 1);
   } else {
     const uint64_t count = EvictSmallest() + 1;
-    sketch_.emplace(std::move(key), count);
+    sketch_.emplace(std::string(key), count);
     sketch_exact_ = false;
   }
 }
