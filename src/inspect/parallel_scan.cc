@@ -149,8 +149,17 @@ bool IsSplittable(const std::string& path, const ScanOptions& options, bool shar
     Result<tfrecord::OpenedInput> in =
         tfrecord::OpenRecordInput(path, compression, options.decompression, ReadPattern::kSequential);
     if (!in.ok()) return false;
+    // The limit is checked after each inflate step, whose size follows how the stream is read: a
+    // serial read, in smaller steps, could meet it where these blocks pass. So no output so far
+    // may exceed it against the input before its block, or the file is read again serially.
+    const DecompressionLimit limit = options.decompression;
+    SharedSequentialStream::BlockBound bound;
+    if (!limit.unlimited()) {
+      bound = [limit](uint64_t output, uint64_t input) { return limit.Exceeded(output, input).empty(); };
+    }
     *indexed = IndexedFile{compression, std::move(file).value(), nullptr,
-                           std::make_shared<SharedSequentialStream>(std::move(in->stream))};
+                           std::make_shared<SharedSequentialStream>(std::move(in->stream), size_t{1} << 20,
+                                                                    std::move(bound))};
     return true;
   }
   if (!index.ok() || LimitMayRefuse(*index, options.decompression)) return false;
@@ -432,29 +441,26 @@ ScanResult ScanFiles(const std::vector<std::string>& paths, const ScanOptions& o
     // only once every stretch was read.
     std::vector<Unit*> held;     // to hand over, in order: those before an error ended the file
     std::vector<Unit*> stretches;  // every stretch, for the checksum (each was read once from its start)
-    // A file inflated once may have up to 1024 stretches held: the sink of one that noted nothing
-    // (its Append prints nothing) is folded into the last held sink at once, in input order, as
-    // handing both over would have merged them.
+    // A file inflated once may have up to 1024 stretches held: the sink of one whose note cannot
+    // be said (it noted nothing, or a held sink before it noted something: its Append prints
+    // nothing) is folded into the last held sink at once, in input order, as handing both over
+    // would have merged them.
+    const bool fold = indexed[f] && indexed[f]->inflated && make_sink;
     Unit* fold_into = nullptr;
-    const std::unique_ptr<RecordSink> nothing_noted =
-        indexed[f] && indexed[f]->inflated && make_sink ? make_sink() : nullptr;
     auto clean = [](const Unit& u) { return u.report.status.ok() && u.problems.empty() && u.unlisted == 0; };
-    for (; i < units.size() && units[i].file == f; ++i) {
-      Unit& unit = queue.WaitFor(i);
-      // No stretch from here on reads before this one's start, nor does a second read of it.
-      if (indexed[f] && indexed[f]->inflated) indexed[f]->inflated->Release(unit.begin);
-      if (indexed[f]) stretches.push_back(&unit);
-      if (ended) {
-        unit.sink.reset();
-        continue;
-      }
+    // Takes a stretch read into the file's results; `exact`: it was read from the confirmed
+    // boundary already.
+    auto take = [&](Unit& unit, bool exact) {
       if (indexed[f]) held.push_back(&unit);
       // The first stretch starts at a known boundary, record 0: whatever it found is exact,
       // unless it was read through access points, whose messages differ from a serial read's.
-      const bool confirmed =
-          (unit.begin == 0 && (!indexed[f] || clean(unit))) ||
-          (unit.start == boundary && clean(unit) &&
-           (unit.sink == nullptr || !unit.sink->NamesRecordAfter(*result.sink)));
+      auto note_unsaid = [&] {
+        return unit.sink != nullptr && unit.sink->NamesRecordAfter(*result.sink) &&
+               (fold_into == nullptr || unit.sink->NamesRecordAfter(*fold_into->sink));
+      };
+      const bool confirmed = exact ||
+          (unit.begin == 0 && (!indexed[f] || !indexed[f]->index || clean(unit))) ||
+          (unit.start == boundary && clean(unit) && !note_unsaid());
       if (!confirmed) {
         ReadStretch(paths[f], indexed[f], /*serial=*/false, options, make_sink, cap, boundary, index, &unit);
         // A damaged stretch read through access points is read once more as a serial run reads
@@ -467,8 +473,8 @@ ScanResult ScanFiles(const std::vector<std::string>& paths, const ScanOptions& o
       }
       AppendReport(unit.report, &file);
       if (!indexed[f]) hand_over(unit);
-      if (nothing_noted && unit.sink) {
-        if (fold_into != nullptr && !unit.sink->NamesRecordAfter(*nothing_noted)) {
+      if (fold && unit.sink) {
+        if (fold_into != nullptr && !unit.sink->NamesRecordAfter(*fold_into->sink)) {
           fold_into->sink->Append(*unit.sink);
           unit.sink.reset();
         } else {
@@ -478,6 +484,28 @@ ScanResult ScanFiles(const std::vector<std::string>& paths, const ScanOptions& o
       ended = !unit.report.status.ok();
       boundary = unit.report.stream_bytes;
       index += unit.report.records + unit.report.skipped.corrupt_records;
+    };
+    for (; i < units.size() && units[i].file == f; ++i) {
+      Unit& unit = queue.WaitFor(i);
+      // No stretch from here on reads before this one's start, nor does a second read of it.
+      if (indexed[f] && indexed[f]->inflated) indexed[f]->inflated->Release(unit.begin);
+      if (indexed[f]) stretches.push_back(&unit);
+      if (ended) {
+        unit.sink.reset();
+        continue;
+      }
+      take(unit, /*exact=*/false);
+    }
+    // A file inflated once was cut by its trailer's size, which is its length mod 2^32, or the
+    // last member's length only: what follows the last stretch is read as one more, here.
+    Unit rest;
+    if (indexed[f] && indexed[f]->inflated && !ended) {
+      rest.file = f;
+      rest.whole = false;
+      rest.begin = boundary;
+      rest.end = UINT64_MAX;
+      ReadStretch(paths[f], indexed[f], /*serial=*/false, options, make_sink, cap, boundary, index, &rest);
+      take(rest, /*exact=*/true);
     }
     if (indexed[f]) {
       uint64_t inflated = 0;
@@ -486,7 +514,7 @@ ScanResult ScanFiles(const std::vector<std::string>& paths, const ScanOptions& o
           indexed[f]->inflated
               // Ended early, a serial read would say how far into the compressed bytes it got,
               // which only a read from the start can tell.
-              ? !ended && indexed[f]->inflated->Finish(&inflated).ok() && inflated == sizes[f]
+              ? !ended && indexed[f]->inflated->Finish(&inflated).ok() && indexed[f]->inflated->within_bound()
               : MemberVerified(stretches, sizes[f], indexed[f]->compression);
       indexed[f].reset();  // its memory
       if (verified) {

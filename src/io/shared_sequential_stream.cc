@@ -73,8 +73,14 @@ class SharedSequentialStream::Reader final : public InputStream {
   std::shared_ptr<const void> pin_;  // what the last view points into
 };
 
-SharedSequentialStream::SharedSequentialStream(std::unique_ptr<InputStream> source, size_t block_bytes)
-    : source_(std::move(source)), block_bytes_(std::max<size_t>(block_bytes, 1)) {}
+SharedSequentialStream::SharedSequentialStream(std::unique_ptr<InputStream> source, size_t block_bytes,
+                                               BlockBound bound)
+    : source_(std::move(source)), block_bytes_(std::max<size_t>(block_bytes, 1)), bound_(std::move(bound)) {}
+
+bool SharedSequentialStream::within_bound() const {
+  std::lock_guard lock(mu_);
+  return within_bound_;
+}
 
 std::unique_ptr<InputStream> SharedSequentialStream::NewReader() { return std::make_unique<Reader>(this); }
 
@@ -102,6 +108,7 @@ void SharedSequentialStream::ReadNextBlock(std::unique_lock<std::mutex>* lock) {
   }
   reading_ = true;
   lock->unlock();
+  const uint64_t source_before = source_->source_bytes_read();
   Block block;
   Status status = ReadBlock(&block);
   lock->lock();
@@ -110,6 +117,7 @@ void SharedSequentialStream::ReadNextBlock(std::unique_lock<std::mutex>* lock) {
     block.begin = end_;
     end_ += block.bytes.size();
     blocks_.push_back(std::move(block));
+    if (bound_ && !bound_(end_, source_before)) within_bound_ = false;
   } else {
     ended_ = true;
     status_ = std::move(status);

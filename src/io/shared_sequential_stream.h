@@ -19,6 +19,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -31,8 +32,14 @@ namespace tfq {
 
 class SharedSequentialStream {
  public:
+  // Called after each block read with the source's bytes so far and its source_bytes_read()
+  // before the block: every step any other reader of the same source could take inside that block
+  // lies within those two. False marks the stream (within_bound() false).
+  using BlockBound = std::function<bool(uint64_t bytes_after, uint64_t source_bytes_before)>;
+
   // `block_bytes`: how much one turn reads from the source.
-  explicit SharedSequentialStream(std::unique_ptr<InputStream> source, size_t block_bytes = size_t{1} << 20);
+  explicit SharedSequentialStream(std::unique_ptr<InputStream> source, size_t block_bytes = size_t{1} << 20,
+                                  BlockBound bound = nullptr);
   SharedSequentialStream(const SharedSequentialStream&) = delete;
   SharedSequentialStream& operator=(const SharedSequentialStream&) = delete;
 
@@ -47,6 +54,9 @@ class SharedSequentialStream {
   // Reads the rest of the source, discarding it (no reader may read any more); OK when it ended
   // without error, with *length its length; the source's error otherwise.
   Status Finish(uint64_t* length);
+
+  // Whether every block so far kept to the BlockBound.
+  bool within_bound() const;
 
  private:
   class Reader;
@@ -70,7 +80,8 @@ class SharedSequentialStream {
 
   const std::unique_ptr<InputStream> source_;
   const size_t block_bytes_;
-  std::mutex mu_;
+  const BlockBound bound_;
+  mutable std::mutex mu_;
   std::condition_variable turn_done_;
   std::deque<Block> blocks_;
   uint64_t end_ = 0;       // bytes read from the source so far
@@ -78,6 +89,7 @@ class SharedSequentialStream {
   bool reading_ = false;   // some thread is reading the next block
   bool ended_ = false;     // the source ended (status_ says how)
   Status status_;
+  bool within_bound_ = true;
 };
 
 }  // namespace tfq

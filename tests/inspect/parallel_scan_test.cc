@@ -342,12 +342,14 @@ TEST_CASE("gzip files another writer made are inflated once for every thread, wi
   const size_t third = RecordAtOrAfter(good, good.size() / 3);
   const std::string clean = write("clean.tfrecord.gz", gz);
   const std::string records = write("records.tfrecord.gz", tfq::testing::ZlibCompress(damaged, true));
+  // `cat a.gz b.gz`: the trailer's size is the second member's, so the stretches cover only that
+  // much, and the rest is read as one more stretch.
+  const std::string members = write("members.tfrecord.gz", tfq::testing::ZlibCompress(good.substr(0, third), true) +
+                                                               tfq::testing::ZlibCompress(good.substr(third), true));
   const std::vector<std::string> unusable = {
       write("deflate.tfrecord.gz", flipped(gz.size() / 2)),
       write("crc.tfrecord.gz", flipped(gz.size() - 6)),
       write("size.tfrecord.gz", flipped(gz.size() - 3)),  // the trailer's size off by 2^8
-      write("members.tfrecord.gz", tfq::testing::ZlibCompress(good.substr(0, third), true) +
-                                       tfq::testing::ZlibCompress(good.substr(third), true)),
       write("truncated.tfrecord.gz", gz.substr(0, gz.size() - 100)),
   };
   for (auto policy : {tfrecord::CorruptionPolicy::kSkipDataCrc, tfrecord::CorruptionPolicy::kFail}) {
@@ -363,7 +365,7 @@ TEST_CASE("gzip files another writer made are inflated once for every thread, wi
           // Cut when there is more than inflating to do, and threads to spare (or, where results
           // depend on the cut, always for a lone file).
           const bool cut = !headers_only && (cut_for_one_thread || threads > 1);
-          for (const std::string& path : {clean, records}) {
+          for (const std::string& path : {clean, records, members}) {
             CAPTURE(path);
             const ParallelScanned got = Parallel({path}, options, threads, cut_for_one_thread);
             CheckSame(got, Serial({path}, options));
@@ -384,6 +386,28 @@ TEST_CASE("gzip files another writer made are inflated once for every thread, wi
         }
       }
     }
+  }
+  // The ratio limit is checked after each inflate step, and steps follow how the stream is read:
+  // a file that a serial read refuses somewhere must not pass the cut read's larger steps. Here
+  // 6 MB of zeros after random records: the ratio peaks where the zeros end.
+  {
+    const std::string zeros(6 << 20, '\0');
+    const std::string peaky = tfrecord::testing::Frame(
+        {good.substr(0, 200 << 10), zeros.substr(0, 3 << 20), zeros.substr(0, 3 << 20), good.substr(200 << 10)});
+    const std::string path = write("peaky.tfrecord.gz", tfq::testing::ZlibCompress(peaky, true));
+    int refused = 0, passed = 0;
+    for (uint64_t ratio = 2; ratio <= 60; ratio += 2) {
+      CAPTURE(ratio);
+      ScanOptions options;
+      options.reader.on_corruption = tfrecord::CorruptionPolicy::kSkipDataCrc;
+      options.decompression.max_ratio = ratio;
+      options.decompression.ratio_floor = 64 << 10;
+      const Scanned want = Serial({path}, options);
+      (want.reports[0].status.ok() ? passed : refused) += 1;
+      CheckSame(Parallel({path}, options, 3, false), want);
+    }
+    CHECK(refused > 0);
+    CHECK(passed > 0);
   }
   // Records reach the sinks in input order, and a sink's note is said once, at the same place,
   // for any thread count, though the sinks of stretches that noted nothing are folded together
