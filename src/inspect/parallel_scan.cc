@@ -31,9 +31,9 @@ constexpr uint64_t kHeaderSearchBytes = uint64_t{1} << 20;
 // A gzip or zlib file cut into stretches of its uncompressed bytes, read one of two ways:
 // - through access points (io/access_points.h) that still describe it, stored beside it or
 //   announced by tfq's gzip layout: stretches start near their own offsets, at points;
-// - without any (a gzip file another writer made): inflated once, in order, by whichever worker
+// - without any (a file another writer made): inflated once, in order, by whichever worker
 //   needs the next bytes (io/shared_sequential_stream.h), while the others check and parse what
-//   is inflated already. Its size comes from the gzip trailer.
+//   is inflated already. It is cut by the size its gzip trailer gives, or a guess for zlib.
 struct IndexedFile {
   Compression compression = Compression::kGzip;
   std::shared_ptr<const RandomAccessFile> file;
@@ -41,11 +41,16 @@ struct IndexedFile {
   std::shared_ptr<SharedSequentialStream> inflated;  // inflated once for every stretch
 };
 
-// A gzip file without access points is cut into stretches of this many uncompressed bytes: the
-// inflated bytes from the first stretch not merged to the last one read are held, about
-// 2 * threads + 2 stretches. (Its size comes from the gzip trailer, under 4 GiB: at most 1024
-// stretches, whose sinks are folded together as they wait for the trailer check.)
+// A gzip or zlib file without access points is cut into stretches of this many uncompressed
+// bytes: the inflated bytes from the first stretch not merged to the last one read are held,
+// about 2 * threads + 2 stretches. (Their sinks are folded together as they wait for the
+// trailer check.)
 constexpr uint64_t kInflatedUnitBytes = uint64_t{4} << 20;
+// A zlib stream does not say how long it is: it is cut as if it expanded this much, more than
+// TFRecord data does (images about 1x, numbers and text 2-5x, at most 37x in the test corpus).
+// A file that expands more has the rest read on one thread; one that expands less ends before
+// its last stretches, which then find nothing.
+constexpr uint64_t kZlibExpansionGuess = 16;
 
 // Stretches of an indexed file held at once (their sinks: statistics, for --stats) while its
 // member trailer is checked, where an uncompressed file's are merged as they come: larger
@@ -104,8 +109,8 @@ bool LimitMayRefuse(const AccessPointIndex& index, const DecompressionLimit& lim
 }
 
 // Whether `path` can be cut into stretches read on several threads: an uncompressed regular file,
-// a gzip or zlib file with access points (set in *indexed), or, when `share_inflation`, a gzip
-// file without any (*indexed with `inflated`). *size is set to the uncompressed size.
+// a gzip or zlib file with access points (set in *indexed), or, when `share_inflation`, one
+// without any (*indexed with `inflated`). *size is set to the uncompressed size to cut by.
 bool IsSplittable(const std::string& path, const ScanOptions& options, bool share_inflation, uint64_t* size,
                   std::optional<IndexedFile>* indexed) {
   if (path == "-" || options.reader.on_corruption == tfrecord::CorruptionPolicy::kResync) return false;
@@ -138,14 +143,18 @@ bool IsSplittable(const std::string& path, const ScanOptions& options, bool shar
       (*file)->size() >= kMinBlockScanBytes) {
     index = BlockedGzipAccessPoints(**file);
   }
-  if (!index.ok() && index.status().code() == StatusCode::kNotFound && compression == Compression::kGzip &&
-      share_inflation) {
-    // The trailer's size (mod 2^32) is taken as the file's; the stretches are trusted only once
-    // the inflated stream ended there with its CRC checked.
-    char isize[4];
-    if (!(*file)->ReadExactly((*file)->size() - 4, 4, isize).ok()) return false;
-    *size = uint64_t{static_cast<uint8_t>(isize[0])} | uint64_t{static_cast<uint8_t>(isize[1])} << 8 |
-            uint64_t{static_cast<uint8_t>(isize[2])} << 16 | uint64_t{static_cast<uint8_t>(isize[3])} << 24;
+  if (!index.ok() && index.status().code() == StatusCode::kNotFound && share_inflation) {
+    // The size to cut by: a gzip trailer's (the length mod 2^32, or the last member's), or for
+    // zlib, which has none, a guess. What lies past it is read as one more stretch, and a guess
+    // too large makes stretches past the end, which find nothing.
+    if (compression == Compression::kGzip) {
+      char isize[4];
+      if (!(*file)->ReadExactly((*file)->size() - 4, 4, isize).ok()) return false;
+      *size = uint64_t{static_cast<uint8_t>(isize[0])} | uint64_t{static_cast<uint8_t>(isize[1])} << 8 |
+              uint64_t{static_cast<uint8_t>(isize[2])} << 16 | uint64_t{static_cast<uint8_t>(isize[3])} << 24;
+    } else {
+      *size = (*file)->size() * kZlibExpansionGuess;
+    }
     Result<tfrecord::OpenedInput> in =
         tfrecord::OpenRecordInput(path, compression, options.decompression, ReadPattern::kSequential);
     if (!in.ok()) return false;
@@ -370,7 +379,7 @@ ScanResult ScanFiles(const std::vector<std::string>& paths, const ScanOptions& o
   std::vector<Unit> units;
   std::vector<uint64_t> sizes(paths.size(), 0);
   std::vector<std::optional<IndexedFile>> indexed(paths.size());
-  // A gzip file without access points is inflated by one thread at a time, so cutting it pays
+  // A compressed file without access points is inflated by one thread at a time, so cutting it pays
   // only where there is work besides inflating (not for headers alone) and whole files would
   // leave threads idle; and where results depend on the cut (statistics), the cut must not depend
   // on the thread count: then only a lone input file is cut.
@@ -487,8 +496,9 @@ ScanResult ScanFiles(const std::vector<std::string>& paths, const ScanOptions& o
     };
     for (; i < units.size() && units[i].file == f; ++i) {
       Unit& unit = queue.WaitFor(i);
-      // No stretch from here on reads before this one's start, nor does a second read of it.
-      if (indexed[f] && indexed[f]->inflated) indexed[f]->inflated->Release(unit.begin);
+      // No stretch from here on reads before this one's start, nor does a second read of it,
+      // which starts at the boundary (before the start only past the end of the stream).
+      if (indexed[f] && indexed[f]->inflated) indexed[f]->inflated->Release(std::min(unit.begin, boundary));
       if (indexed[f]) stretches.push_back(&unit);
       if (ended) {
         unit.sink.reset();

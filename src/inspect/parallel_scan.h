@@ -5,12 +5,13 @@
 // Work is cut into units. A file that can be read from anywhere (an uncompressed regular file,
 // no --resync) of at least 2 * unit_bytes is cut into stretches of unit_bytes; so is a gzip or
 // zlib file with access points (stored beside it, or announced by tfq's gzip layout), at its
-// points. A gzip file without any is cut too where that pays (not for headers only, and only
-// while there are fewer input files than threads, or, where results depend on the cut, when it
-// is the only input): it is inflated once, in order, by whichever worker needs the next bytes,
-// into stretches of at most 4 MiB. Any other file is one unit read by ScanFile. A worker reads a stretch from the first plausible record header at
-// or after its start (tfrecord/format.h: FindPlausibleHeader) to the first record boundary at or
-// past its end. Nothing a guess finds is trusted before it is confirmed, as a serial walk would
+// points. A gzip or zlib file without any is cut too where that pays (not for headers only, and
+// only while there are fewer input files than threads, or, where results depend on the cut, when
+// it is the only input): it is inflated once, in order, by whichever worker needs the next
+// bytes, into stretches of 4 MiB, up to the size its gzip trailer gives (a guess for zlib), and
+// what follows is one more stretch. Any other file is one unit read by ScanFile. A worker reads
+// a stretch from the first plausible record header at or after its start (tfrecord/format.h:
+// FindPlausibleHeader) to the first record boundary at or past its end. Nothing a guess finds is trusted before it is confirmed, as a serial walk would
 // confirm it: merging in input order, a stretch is taken as read only when it began exactly where
 // the stretch before it ended and met no problem. Otherwise it is read again from that boundary,
 // now knowing its first record's index, so that any message names the record index and byte
@@ -22,8 +23,8 @@
 //
 // Memory: at most 2 * threads + 2 units are read or waiting to be merged at once; each holds a
 // 256 KiB read buffer (more for a record larger than that), its RecordSink and up to
-// max_problem_messages messages. A gzip file inflated once also holds its inflated bytes from the
-// first of those units on: up to (2 * threads + 2) * 4 MiB.
+// max_problem_messages messages. A compressed file inflated once also holds its inflated bytes
+// from the first of those units on: up to (2 * threads + 2) * 4 MiB.
 #ifndef TFQ_INSPECT_PARALLEL_SCAN_H_
 #define TFQ_INSPECT_PARALLEL_SCAN_H_
 

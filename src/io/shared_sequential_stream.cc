@@ -128,13 +128,13 @@ void SharedSequentialStream::ReadNextBlock(std::unique_lock<std::mutex>* lock) {
 Status SharedSequentialStream::BlockAt(uint64_t offset, Block* block) {
   std::unique_lock lock(mu_);
   while (offset >= end_ && !ended_) ReadNextBlock(&lock);
-  if (offset < released_) {
-    return Status::Internal(source_->name() + ": bytes before offset " + std::to_string(released_) +
-                            " were already released");
-  }
   if (offset >= end_) {
     *block = Block{};
     return status_;
+  }
+  if (offset < released_) {
+    return Status::Internal(source_->name() + ": bytes before offset " + std::to_string(released_) +
+                            " were already released");
   }
   auto after = std::upper_bound(blocks_.begin(), blocks_.end(), offset,
                                 [](uint64_t o, const Block& b) { return o < b.begin; });
