@@ -3,6 +3,7 @@
 # was written (docs/benchmarks.md, "One gzip file on every core"):
 #   tf      written as TensorFlow writes GZIP records (zlib level 6, memLevel 9, one stream) and
 #           read without an index: inflated once, by whichever thread needs the next bytes
+#   tfz     the same as TensorFlow's ZLIB records (no length in the trailer), read the same way
 #   tfq     written by `tfq shard -c gzip` (access points announced in its header)
 #   index   the tf file with `tfq inspect --index-beside`'s index beside it
 # `tfq inspect --count / --verify / --stats --json --threads T FILE`, and the peers reading the
@@ -43,13 +44,15 @@ with open(sys.argv[2], "wb") as f:
             size += len(l)
 PY
 "$tfq" convert "$dir/t.csv" -o "$dir/t.tfrecord" -q
-/usr/bin/python3 - "$dir/t.tfrecord" "$dir/tf.tfrecord.gz" <<'PY'
+/usr/bin/python3 - "$dir/t.tfrecord" "$dir" <<'PY'
 import sys, zlib
-c = zlib.compressobj(6, zlib.DEFLATED, 16 + 15, 9)  # TensorFlow's ZlibCompressionOptions::GZIP()
-with open(sys.argv[1], "rb") as src, open(sys.argv[2], "wb") as out:
-    while chunk := src.read(1 << 20):
-        out.write(c.compress(chunk))
-    out.write(c.flush())
+# TensorFlow's ZlibCompressionOptions::GZIP() and DEFAULT() (zlib): level 6, memLevel 9.
+for name, bits in (("tf.tfrecord.gz", 16 + 15), ("tfz.tfrecord.zz", 15)):
+    c = zlib.compressobj(6, zlib.DEFLATED, bits, 9)
+    with open(sys.argv[1], "rb") as src, open(f"{sys.argv[2]}/{name}", "wb") as out:
+        while chunk := src.read(1 << 20):
+            out.write(c.compress(chunk))
+        out.write(c.flush())
 PY
 "$tfq" shard "$dir/t.tfrecord" -o "$dir/q" --shards 1 -c gzip -q
 mv "$dir/q-00000-of-00001" "$dir/tfq.tfrecord.gz"
@@ -64,9 +67,10 @@ binaries=("now|$tfq")
 [[ -n $base ]] && binaries+=("base|$base")
 for b in "${binaries[@]}"; do
   label=${b%%|*} bin=${b#*|}
-  for file in tf tfq index; do
+  for file in tf tfz tfq index; do
     [[ $label == base && $file != tf ]] && continue
     path=$dir/$file.tfrecord.gz
+    [[ $file == tfz ]] && path=$dir/tfz.tfrecord.zz
     [[ $file == index ]] && path=$dir/indexed/index.tfrecord.gz
     for mode in count verify stats; do
       flag=--$mode
@@ -82,7 +86,7 @@ for ((i = 0; i < runs; ++i)); do
   echo "run $((i + 1)) of $runs ..." >&2
   seeded_order ${#names[@]} "$i"
   for c in "${order[@]}"; do
-    cat "$dir"/*.gz "$dir"/indexed/* > /dev/null
+    cat "$dir"/*.gz "$dir"/*.zz "$dir"/indexed/* > /dev/null
     /usr/bin/time -f "%e" -o "$dir/time" bash -c "${commands[c]} > /dev/null"
     echo "${names[c]}|$(cat "$dir/time")" >> "$dir/times"
   done
@@ -107,7 +111,7 @@ print(f"{raw:.1f} MB of records; gzip: tf {os.path.getsize(f'{d}/tf.tfrecord.gz'
       f"tfq {os.path.getsize(f'{d}/tfq.tfrecord.gz') / 1e6:.1f} MB. "
       f"`gzip -dc` of the tf file {span['gzip -dc']} s, `pigz -dc` {span['pigz -dc']} s.")
 print()
-rows = [("now", f) for f in ("tf", "tfq", "index")] + ([("base", "tf")] if base else [])
+rows = [("now", f) for f in ("tf", "tfz", "tfq", "index")] + ([("base", "tf")] if base else [])
 print("| binary | file | mode | " + " | ".join(f"{n} thread{'s' if n != '1' else ''}" for n in threads) +
       f" | {threads[-1]} over {threads[0]} |")
 print("|---|---|---|" + "---|" * len(threads) + "---|")
