@@ -450,7 +450,7 @@ ScanResult ScanFiles(const std::vector<std::string>& paths, const ScanOptions& o
     // only once every stretch was read.
     std::vector<Unit*> held;     // to hand over, in order: those before an error ended the file
     std::vector<Unit*> stretches;  // every stretch, for the checksum (each was read once from its start)
-    // A file inflated once may have up to 1024 stretches held: the sink of one whose note cannot
+    // A file inflated once may have thousands of stretches held: the sink of one whose note cannot
     // be said (it noted nothing, or a held sink before it noted something: its Append prints
     // nothing) is folded into the last held sink at once, in input order, as handing both over
     // would have merged them.

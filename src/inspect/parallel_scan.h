@@ -17,9 +17,10 @@
 // now knowing its first record's index, so that any message names the record index and byte
 // offset a serial run names (a damaged file costs a second read of its damaged stretches).
 //
-// The cut depends on file sizes and unit_bytes only, never on the thread count (unless
-// cut_for_one_thread is false and there is one thread), so results merged from units
-// (statistics) are the same for any number of threads.
+// With cut_for_one_thread, the cut depends on the files and unit_bytes only, never on the thread
+// count, so results merged from units (statistics) are the same for any number of threads.
+// Without it (results that do not depend on the cut), one thread reads every file whole, and a
+// compressed file without access points is cut only while there are fewer files than threads.
 //
 // Memory: at most 2 * threads + 2 units are read or waiting to be merged at once; each holds a
 // 256 KiB read buffer (more for a record larger than that), its RecordSink and up to
