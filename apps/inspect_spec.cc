@@ -6,6 +6,7 @@
 
 #include "common/json_output.h"
 #include "inspect.h"
+#include "inspect/parallel_scan.h"
 #include "inspect/payload.h"
 #include "inspect/schema_validation.h"
 #include "inspect/spec_formats.h"
@@ -14,26 +15,57 @@
 
 namespace tfq::app {
 
+namespace {
+
+// --spec's work per record: the payload parsed and added to the spec of its unit; units are
+// merged in input order (inspect/parallel_scan.h). An Example is added as a SequenceExample
+// without lists would be, so a unit that has not met the first SequenceExample yet adds the same
+// as one that has. Notes the first SequenceExample met, as the summary does.
+class SpecSink : public inspect::RecordSink {
+ public:
+  explicit SpecSink(const InspectOptions& opts) : builder_(opts.max_features), parser_(opts.sequence) {}
+  Status Add(std::string_view record, const tfrecord::RecordReader& reader) override {
+    Status s = parser_.Parse(record);
+    if (parser_.found_sequence() && note_.empty()) note_ = SequenceFoundMessage(reader);
+    TFQ_RETURN_IF_ERROR(s);
+    parser_.sequence() ? builder_.AddSequenceExample(parser_.sequence_example())
+                       : builder_.AddExample(parser_.example());
+    return Status::OK();
+  }
+  bool NamesRecordAfter(const inspect::RecordSink& earlier) const override {
+    return !note_.empty() && static_cast<const SpecSink&>(earlier).note_.empty();
+  }
+  void Append(inspect::RecordSink& next_sink) override {
+    auto& next = static_cast<SpecSink&>(next_sink);
+    if (note_.empty() && !next.note_.empty()) {  // said when it arrives, as a serial read says it
+      note_ = next.note_;
+      PrintWarning(note_);
+    }
+    builder_.Merge(next.builder_);
+  }
+  const inspect::SpecBuilder& builder() const { return builder_; }
+
+ private:
+  inspect::SpecBuilder builder_;
+  inspect::PayloadParser parser_;
+  std::string note_;
+};
+
+}  // namespace
+
 int RunSpec(const InspectOptions& opts, const std::vector<std::string>& paths,
             const inspect::ScanOptions& scan) {
   Result<inspect::SpecFormat> format = inspect::ParseSpecFormat(opts.spec);
   if (!format.ok()) return ReportError(format.status().WithPrefix("--spec"));
-  inspect::SpecBuilder builder(opts.max_features);
-  inspect::PayloadParser parser(opts.sequence);
-  auto add = [&](std::string_view record, const tfrecord::RecordReader& reader) -> Status {
-    Status s = parser.Parse(record);
-    if (parser.found_sequence()) NoteSequenceFound(reader);
-    TFQ_RETURN_IF_ERROR(s);
-    parser.sequence() ? builder.AddSequenceExample(parser.sequence_example())
-                      : builder.AddExample(parser.example());
-    return Status::OK();
-  };
   ProblemLog problems(opts.max_errors);
+  inspect::ParallelScanOptions parallel = ParallelScanFor(opts, &problems);
+  parallel.cut_for_one_thread = false;  // the merged spec is one pass's, wherever files are cut
+  inspect::ScanResult scanned = inspect::ScanFiles(
+      paths, scan, parallel, [&] { return std::make_unique<SpecSink>(opts); }, problems.callback());
   int exit_code = kExitOk;
-  for (const auto& path : paths) {
-    exit_code = std::max(exit_code, ExitCodeOf(inspect::ScanFile(path, scan, add, problems.callback())));
-  }
+  for (const auto& r : scanned.reports) exit_code = std::max(exit_code, ExitCodeOf(r));
   problems.Finish();
+  const inspect::SpecBuilder& builder = static_cast<const SpecSink&>(*scanned.sink).builder();
   // A spec from part of the data would look complete: print none when records were lost.
   if (exit_code != kExitOk) {
     std::fprintf(stderr, "tfq: error: no spec printed: not every record could be read (see above)\n");

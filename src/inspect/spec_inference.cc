@@ -92,6 +92,16 @@ void SpecBuilder::AddRanges(const FeaturesView& features, CappedMap<ValueRange>*
   }
 }
 
+void SpecBuilder::Merge(const SpecBuilder& later) {
+  schema_.Merge(later.schema_);
+  auto merge = [](ValueRange& into, const ValueRange& from) { into.Merge(from); };
+  auto occurrences = [](const ValueRange& r) { return r.values + r.nans; };
+  ranges_.MergeFrom(later.ranges_, merge, occurrences);
+  list_ranges_.MergeFrom(later.list_ranges_, merge, occurrences);
+  records_ += later.records_;
+  sequence_ = sequence_ || later.sequence_;
+}
+
 void SpecBuilder::AddExample(const ExampleView& example) {
   schema_.AddExample(example);
   AddRanges(example.features(), &ranges_);

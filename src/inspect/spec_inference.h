@@ -73,6 +73,10 @@ class SpecBuilder {
       : schema_(max_features), ranges_(max_features), list_ranges_(max_features) {}
   void AddExample(const ExampleView& example);
   void AddSequenceExample(const SequenceExampleView& example);
+  // Adds what `later` saw, as if its records had been added here after these: the same spec as
+  // one builder that saw them all (while the names fit under max_features). For a stream read
+  // in parts on several threads (inspect/parallel_scan.h).
+  void Merge(const SpecBuilder& later);
   uint64_t records() const { return records_; }
 
   // The spec of the records added. kInvalidData when there were none, when more than

@@ -77,7 +77,7 @@ expect_stderr_contains "  tqdeflate.tfrecord.gz: "
 expect_stderr_contains "  tqsize.tfrecord.gz: "
 
 for mode in "--verify" "--verify --json" "--verify --max-errors 2" "--count" "--count --json" \
-            "--stats --json" "--json" ""; do
+            "--stats --json" "--json" "" "--spec tfq"; do
   # shellcheck disable=SC2086
   run "$TFQ" inspect $mode --threads 1 "${inputs[@]}"
   cp out serial.out; cp err serial.err; serial_code=$code
@@ -102,7 +102,7 @@ flip_byte fcrc.tfrecord.gz $(( $(stat -c %s fcrc.tfrecord.gz) - 6 ))
   > foreign.tfrecord.zz || die "zlib failed"
 for set in foreign.tfrecord.gz fclean.tfrecord.gz fcrc.tfrecord.gz foreign.tfrecord.zz \
            "foreign.tfrecord.gz fclean.tfrecord.gz"; do
-  for mode in "--verify" "--verify --json" "--stats --json" "--json"; do
+  for mode in "--verify" "--verify --json" "--stats --json" "--json" "--spec tf"; do
     # shellcheck disable=SC2086
     run "$TFQ" inspect $mode --threads 1 $set
     cp out serial.out; cp err serial.err; serial_code=$code
@@ -119,6 +119,13 @@ expect_exit 0 "$TFQ" inspect --verify --threads 2 fclean.tfrecord.gz
 expect_stdout_contains "OK: 30000 records"
 expect_exit 3 "$TFQ" inspect --verify --threads 2 fcrc.tfrecord.gz
 expect_stderr_contains "incorrect data check"
+
+# --spec over clean files cut into stretches: the spec one serial pass infers.
+expect_exit 0 "$TFQ" inspect -q --spec tfq --threads 1 big.tfrecord fclean.tfrecord.gz
+cp out spec1.out
+expect_exit 0 "$TFQ" inspect -q --spec tfq --threads 4 big.tfrecord fclean.tfrecord.gz
+cmp -s out spec1.out || fail "--spec --threads 4 differs from --threads 1"
+checks=$((checks + 1))
 
 # Clean files: the same counts for any thread count, and the default (every core) agrees.
 expect_exit 0 "$TFQ" inspect --count --threads 3 big.tfrecord one.tfrecord big.tfrecord.gz tq.tfrecord.gz
