@@ -105,6 +105,74 @@ nlohmann::json AnomalyJson(const PlacedAnomaly& a) {
   return j;
 }
 
+// --validate's work per record: the payload parsed and checked; the anomalies are kept (the first
+// --max-errors, in input order) with the record they name, and counted. Units are merged in input
+// order; a unit whose listed anomalies would name records by an index it could only guess is read
+// again once its first record's index is known (RecordSink::NamesRecordAfter).
+class ValidateSink : public inspect::RecordSink {
+ public:
+  ValidateSink(const InspectOptions& opts, const inspect::TfdvSchema& schema)
+      : max_listed_(opts.max_errors), validator_(schema), parser_(opts.sequence) {}
+
+  Status Add(std::string_view record, const tfrecord::RecordReader& reader) override {
+    Status s = parser_.Parse(record);
+    if (parser_.found_sequence() && note_.empty()) note_ = SequenceFoundMessage(reader);
+    TFQ_RETURN_IF_ERROR(s);
+    // An Example is checked as a SequenceExample without lists would be.
+    parser_.sequence() ? validator_.CheckSequenceExample(parser_.sequence_example(), &found_)
+                       : validator_.CheckExample(parser_.example(), &found_);
+    ++records_;
+    Keep(reader.name(), reader.record_index(), reader.record_offset());
+    return Status::OK();
+  }
+  bool NamesRecordAfter(const inspect::RecordSink& earlier_sink) const override {
+    const auto& earlier = static_cast<const ValidateSink&>(earlier_sink);
+    return (!listed_.empty() && earlier.listed_.size() < max_listed_) || (!note_.empty() && earlier.note_.empty());
+  }
+  void Append(inspect::RecordSink& next_sink) override {
+    auto& next = static_cast<ValidateSink&>(next_sink);
+    if (note_.empty() && !next.note_.empty()) {  // said when it arrives, as a serial read says it
+      note_ = next.note_;
+      PrintWarning(note_);
+    }
+    for (PlacedAnomaly& a : next.listed_) {
+      if (listed_.size() < max_listed_) listed_.push_back(std::move(a));
+    }
+    for (const auto& [type, n] : next.counts_) counts_[type] += n;
+    anomalies_ += next.anomalies_;
+    records_ += next.records_;
+    validator_.Merge(next.validator_);
+  }
+  // The anomalies of all records taken together (presence), after the last unit.
+  void Finish() {
+    validator_.Finish(&found_);
+    Keep("", 0, 0);
+  }
+
+  const std::vector<PlacedAnomaly>& listed() const { return listed_; }
+  const std::map<std::string, uint64_t>& counts() const { return counts_; }
+  uint64_t anomalies() const { return anomalies_; }
+  uint64_t records() const { return records_; }
+
+ private:
+  void Keep(const std::string& path, uint64_t record, uint64_t byte) {
+    for (inspect::Anomaly& a : found_) {
+      ++counts_[a.type];
+      if (anomalies_++ < max_listed_) listed_.push_back({path, record, byte, std::move(a)});
+    }
+    found_.clear();
+  }
+
+  const uint64_t max_listed_;
+  inspect::SchemaValidator validator_;
+  inspect::PayloadParser parser_;
+  std::vector<inspect::Anomaly> found_;
+  std::vector<PlacedAnomaly> listed_;  // the first max_listed_
+  std::map<std::string, uint64_t> counts_;
+  uint64_t anomalies_ = 0, records_ = 0;
+  std::string note_;
+};
+
 }  // namespace
 
 int RunValidate(const InspectOptions& opts, const std::vector<std::string>& paths,
@@ -118,37 +186,19 @@ int RunValidate(const InspectOptions& opts, const std::vector<std::string>& path
                            ? Status::InvalidArgument("--validate: " + s.message())
                            : s.WithPrefix("--validate"));
   }
-  inspect::SchemaValidator validator(*schema);
-  inspect::PayloadParser parser(opts.sequence);
-  std::vector<PlacedAnomaly> kept;  // the first --max-errors
-  std::map<std::string, uint64_t> counts;
-  uint64_t anomalies = 0, records = 0;
-  std::vector<inspect::Anomaly> found;
-  auto keep = [&](const std::string& path, uint64_t record, uint64_t byte) {
-    for (auto& a : found) {
-      ++counts[a.type];
-      if (anomalies++ < opts.max_errors) kept.push_back({path, record, byte, std::move(a)});
-    }
-    found.clear();
-  };
-  auto check = [&](std::string_view record, const tfrecord::RecordReader& reader) -> Status {
-    Status s = parser.Parse(record);
-    if (parser.found_sequence()) NoteSequenceFound(reader);
-    TFQ_RETURN_IF_ERROR(s);
-    parser.sequence() ? validator.CheckSequenceExample(parser.sequence_example(), &found)
-                      : validator.CheckExample(parser.example(), &found);
-    ++records;
-    keep(reader.name(), reader.record_index(), reader.record_offset());
-    return Status::OK();
-  };
   ProblemLog problems(opts.max_errors);
+  inspect::ParallelScanOptions parallel = ParallelScanFor(opts, &problems);
+  parallel.cut_for_one_thread = false;  // anomalies and counts do not depend on the cut
+  inspect::ScanResult scanned = inspect::ScanFiles(
+      paths, scan, parallel, [&] { return std::make_unique<ValidateSink>(opts, *schema); }, problems.callback());
   int exit_code = kExitOk;
-  for (const auto& path : paths) {
-    exit_code = std::max(exit_code, ExitCodeOf(inspect::ScanFile(path, scan, check, problems.callback())));
-  }
+  for (const auto& r : scanned.reports) exit_code = std::max(exit_code, ExitCodeOf(r));
   problems.Finish();
-  validator.Finish(&found);
-  keep("", 0, 0);
+  auto& sink = static_cast<ValidateSink&>(*scanned.sink);
+  sink.Finish();
+  const std::vector<PlacedAnomaly>& kept = sink.listed();
+  const std::map<std::string, uint64_t>& counts = sink.counts();
+  const uint64_t anomalies = sink.anomalies(), records = sink.records();
   if (anomalies > 0) exit_code = std::max(exit_code, kExitBadData);
   if (opts.json) {
     nlohmann::json list = nlohmann::json::array();

@@ -208,6 +208,12 @@ void SchemaValidator::CheckSequenceExample(const SequenceExampleView& example,
   CheckLists(&example, out);
 }
 
+void SchemaValidator::Merge(const SchemaValidator& later) {
+  for (size_t i = 0; i < features_present_.size(); ++i) features_present_[i] += later.features_present_[i];
+  for (size_t i = 0; i < lists_present_.size(); ++i) lists_present_[i] += later.lists_present_[i];
+  records_ += later.records_;
+}
+
 void SchemaValidator::Finish(std::vector<Anomaly>* out) const {
   PresenceAnomalies(features_, features_present_, records_, out);
   PresenceAnomalies(lists_, lists_present_, records_, out);

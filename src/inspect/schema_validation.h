@@ -49,6 +49,9 @@ class SchemaValidator {
   void CheckSequenceExample(const SequenceExampleView& example, std::vector<Anomaly>* out);
   // Appends the anomalies of the records checked, taken together (presence).
   void Finish(std::vector<Anomaly>* out) const;
+  // Counts the records `later` (a validator of the same schema) checked as if checked here: for
+  // records checked in parts on several threads (inspect/parallel_scan.h).
+  void Merge(const SchemaValidator& later);
 
  private:
   void CheckFeatures(const FeaturesView& features, std::vector<Anomaly>* out);

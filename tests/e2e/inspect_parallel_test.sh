@@ -100,9 +100,20 @@ flip_byte fcrc.tfrecord.gz $(( $(stat -c %s fcrc.tfrecord.gz) - 6 ))
 # zlib, as TensorFlow's ZLIB option writes it (no length in its trailer: cut by a guess).
 /usr/bin/python3 -c 'import sys, zlib; sys.stdout.buffer.write(zlib.compress(open("dmg1.tfrecord", "rb").read(), 6))' \
   > foreign.tfrecord.zz || die "zlib failed"
+# A TFDV schema that every record breaks (a FLOAT feature declared INT), for --validate to list
+# anomalies naming records in every stretch.
+"$TFQ" inspect -q --spec tfdv one.tfrecord > schema.pbtxt || die "no schema"
+/usr/bin/python3 - schema.pbtxt <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+text, n = re.subn(r'(name: "score"\n  type: )FLOAT', r'\1INT', text)
+assert n == 1, "no score feature in the schema"
+open(sys.argv[1], "w").write(text)
+PY
 for set in foreign.tfrecord.gz fclean.tfrecord.gz fcrc.tfrecord.gz foreign.tfrecord.zz \
-           "foreign.tfrecord.gz fclean.tfrecord.gz"; do
-  for mode in "--verify" "--verify --json" "--stats --json" "--json" "--spec tf"; do
+           "foreign.tfrecord.gz fclean.tfrecord.gz" "big.tfrecord dmg1.tfrecord"; do
+  for mode in "--verify" "--verify --json" "--stats --json" "--json" "--spec tf" \
+              "--validate schema.pbtxt --max-errors 5" "--validate schema.pbtxt --json --max-errors 3000"; do
     # shellcheck disable=SC2086
     run "$TFQ" inspect $mode --threads 1 $set
     cp out serial.out; cp err serial.err; serial_code=$code
