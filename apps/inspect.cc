@@ -74,31 +74,17 @@ void PrintVerifyFileLine(const inspect::FileReport& r) {
   std::fprintf(stderr, "%s\n", line.c_str());
 }
 
-// --verify's work per record: the payload parsed (unless --raw). Notes, per unit, the first
-// record found to be a SequenceExample without --sequence.
-class VerifySink : public inspect::RecordSink {
+// --verify's work per record: the payload parsed (unless --raw).
+class VerifySink : public ParsingSink {
  public:
-  explicit VerifySink(const InspectOptions& opts) : raw_(opts.raw), parser_(opts.sequence) {}
+  explicit VerifySink(const InspectOptions& opts) : ParsingSink(opts.sequence), raw_(opts.raw) {}
   Status Add(std::string_view record, const tfrecord::RecordReader& reader) override {
-    if (raw_) return Status::OK();
-    Status s = parser_.Parse(record);
-    if (parser_.found_sequence() && note_.empty()) note_ = SequenceFoundMessage(reader);
-    return s;
+    return raw_ ? Status::OK() : Parse(record, reader);
   }
-  bool NamesRecordAfter(const inspect::RecordSink& earlier) const override {
-    return !note_.empty() && static_cast<const VerifySink&>(earlier).note_.empty();
-  }
-  // Says the first note when it arrives, among the problem lines as a serial read says it.
-  void Append(inspect::RecordSink& next) override {
-    if (!note_.empty() || static_cast<VerifySink&>(next).note_.empty()) return;
-    note_ = static_cast<VerifySink&>(next).note_;
-    PrintWarning(note_);
-  }
+  void Append(inspect::RecordSink& next) override { AppendNote(static_cast<VerifySink&>(next)); }
 
  private:
   bool raw_;
-  inspect::PayloadParser parser_;
-  std::string note_;  // SequenceFoundMessage of the first SequenceExample met, if any
 };
 
 // --verify: every CRC checked, every payload parsed; one line per damaged record on stderr, every
@@ -231,6 +217,18 @@ std::string SequenceFoundMessage(const tfrecord::RecordReader& reader) {
          std::to_string(reader.record_offset()) +
          ") is a tf.train.SequenceExample (it has feature_lists): reading the records as "
          "SequenceExamples from here on (--sequence says so from the start)";
+}
+
+Status ParsingSink::Parse(std::string_view record, const tfrecord::RecordReader& reader) {
+  Status s = parser_.Parse(record);
+  if (parser_.found_sequence() && note_.empty()) note_ = SequenceFoundMessage(reader);
+  return s;
+}
+
+void ParsingSink::AppendNote(const ParsingSink& next) {
+  if (!note_.empty() || next.note_.empty()) return;
+  note_ = next.note_;
+  PrintWarning(note_);
 }
 
 inspect::ParallelScanOptions ParallelScanFor(const InspectOptions& opts, ProblemLog* problems) {

@@ -9,6 +9,7 @@
 #include "app_common.h"
 #include "inspect/capped_map.h"
 #include "inspect/parallel_scan.h"
+#include "inspect/payload.h"
 #include "inspect/scan.h"
 
 namespace tfq::app {
@@ -68,6 +69,30 @@ std::string SequenceFoundMessage(const tfrecord::RecordReader& reader);
 // How a parallel scan (inspect/parallel_scan.h) runs for these options: --threads, and at most
 // --max-errors messages kept per unit, the rest counted in `problems`.
 inspect::ParallelScanOptions ParallelScanFor(const InspectOptions& opts, ProblemLog* problems);
+
+// The sink of the modes that parse every payload (--verify, --stats, the summary, --spec,
+// --validate): parses each record and notes, per unit, the first one found to be a
+// SequenceExample without --sequence. The note is said when its unit is merged, among the problem
+// lines, where a serial read says it; a unit that would say it is read again once its first
+// record's index is known (NamesRecordAfter).
+class ParsingSink : public inspect::RecordSink {
+ public:
+  bool NamesRecordAfter(const inspect::RecordSink& earlier) const override {
+    return !note_.empty() && static_cast<const ParsingSink&>(earlier).note_.empty();
+  }
+  const inspect::PayloadParser& parser() const { return parser_; }
+
+ protected:
+  explicit ParsingSink(bool sequence) : parser_(sequence) {}
+  // Parses `record` (read by `reader`), noting a first SequenceExample.
+  Status Parse(std::string_view record, const tfrecord::RecordReader& reader);
+  // For Append: takes `next`'s note when this sink has none yet, and says it.
+  void AppendNote(const ParsingSink& next);
+
+ private:
+  inspect::PayloadParser parser_;
+  std::string note_;  // SequenceFoundMessage of the first SequenceExample met, if any
+};
 
 // "1 record", "2 records".
 std::string CountOf(uint64_t n, std::string_view noun);

@@ -20,35 +20,25 @@ namespace {
 // --spec's work per record: the payload parsed and added to the spec of its unit; units are
 // merged in input order (inspect/parallel_scan.h). An Example is added as a SequenceExample
 // without lists would be, so a unit that has not met the first SequenceExample yet adds the same
-// as one that has. Notes the first SequenceExample met, as the summary does.
-class SpecSink : public inspect::RecordSink {
+// as one that has.
+class SpecSink : public ParsingSink {
  public:
-  explicit SpecSink(const InspectOptions& opts) : builder_(opts.max_features), parser_(opts.sequence) {}
+  explicit SpecSink(const InspectOptions& opts) : ParsingSink(opts.sequence), builder_(opts.max_features) {}
   Status Add(std::string_view record, const tfrecord::RecordReader& reader) override {
-    Status s = parser_.Parse(record);
-    if (parser_.found_sequence() && note_.empty()) note_ = SequenceFoundMessage(reader);
-    TFQ_RETURN_IF_ERROR(s);
-    parser_.sequence() ? builder_.AddSequenceExample(parser_.sequence_example())
-                       : builder_.AddExample(parser_.example());
+    TFQ_RETURN_IF_ERROR(Parse(record, reader));
+    parser().sequence() ? builder_.AddSequenceExample(parser().sequence_example())
+                        : builder_.AddExample(parser().example());
     return Status::OK();
-  }
-  bool NamesRecordAfter(const inspect::RecordSink& earlier) const override {
-    return !note_.empty() && static_cast<const SpecSink&>(earlier).note_.empty();
   }
   void Append(inspect::RecordSink& next_sink) override {
     auto& next = static_cast<SpecSink&>(next_sink);
-    if (note_.empty() && !next.note_.empty()) {  // said when it arrives, as a serial read says it
-      note_ = next.note_;
-      PrintWarning(note_);
-    }
+    AppendNote(next);
     builder_.Merge(next.builder_);
   }
   const inspect::SpecBuilder& builder() const { return builder_; }
 
  private:
   inspect::SpecBuilder builder_;
-  inspect::PayloadParser parser_;
-  std::string note_;
 };
 
 }  // namespace
@@ -109,32 +99,27 @@ nlohmann::json AnomalyJson(const PlacedAnomaly& a) {
 // --max-errors, in input order) with the record they name, and counted. Units are merged in input
 // order; a unit whose listed anomalies would name records by an index it could only guess is read
 // again once its first record's index is known (RecordSink::NamesRecordAfter).
-class ValidateSink : public inspect::RecordSink {
+class ValidateSink : public ParsingSink {
  public:
   ValidateSink(const InspectOptions& opts, const inspect::TfdvSchema& schema)
-      : max_listed_(opts.max_errors), validator_(schema), parser_(opts.sequence) {}
+      : ParsingSink(opts.sequence), max_listed_(opts.max_errors), validator_(schema) {}
 
   Status Add(std::string_view record, const tfrecord::RecordReader& reader) override {
-    Status s = parser_.Parse(record);
-    if (parser_.found_sequence() && note_.empty()) note_ = SequenceFoundMessage(reader);
-    TFQ_RETURN_IF_ERROR(s);
+    TFQ_RETURN_IF_ERROR(Parse(record, reader));
     // An Example is checked as a SequenceExample without lists would be.
-    parser_.sequence() ? validator_.CheckSequenceExample(parser_.sequence_example(), &found_)
-                       : validator_.CheckExample(parser_.example(), &found_);
+    parser().sequence() ? validator_.CheckSequenceExample(parser().sequence_example(), &found_)
+                        : validator_.CheckExample(parser().example(), &found_);
     ++records_;
     Keep(reader.name(), reader.record_index(), reader.record_offset());
     return Status::OK();
   }
   bool NamesRecordAfter(const inspect::RecordSink& earlier_sink) const override {
     const auto& earlier = static_cast<const ValidateSink&>(earlier_sink);
-    return (!listed_.empty() && earlier.listed_.size() < max_listed_) || (!note_.empty() && earlier.note_.empty());
+    return (!listed_.empty() && earlier.listed_.size() < max_listed_) || ParsingSink::NamesRecordAfter(earlier);
   }
   void Append(inspect::RecordSink& next_sink) override {
     auto& next = static_cast<ValidateSink&>(next_sink);
-    if (note_.empty() && !next.note_.empty()) {  // said when it arrives, as a serial read says it
-      note_ = next.note_;
-      PrintWarning(note_);
-    }
+    AppendNote(next);
     for (PlacedAnomaly& a : next.listed_) {
       if (listed_.size() < max_listed_) listed_.push_back(std::move(a));
     }
@@ -165,12 +150,10 @@ class ValidateSink : public inspect::RecordSink {
 
   const uint64_t max_listed_;
   inspect::SchemaValidator validator_;
-  inspect::PayloadParser parser_;
   std::vector<inspect::Anomaly> found_;
   std::vector<PlacedAnomaly> listed_;  // the first max_listed_
   std::map<std::string, uint64_t> counts_;
   uint64_t anomalies_ = 0, records_ = 0;
-  std::string note_;
 };
 
 }  // namespace

@@ -79,55 +79,45 @@ void PrintText(const std::vector<inspect::FileReport>& reports, const nlohmann::
 
 // The summary's (or --stats') work per record: the payload parsed and added to the schema (or
 // the statistics) of its unit; units are appended in input order.
-class SummarySink : public inspect::RecordSink {
+class SummarySink : public ParsingSink {
  public:
   explicit SummarySink(const InspectOptions& opts, const inspect::StatsOptions& stats_options)
-      : opts_(opts), schema_(opts.max_features), stats_(stats_options), parser_(opts.sequence) {}
+      : ParsingSink(opts.sequence), opts_(opts), schema_(opts.max_features), stats_(stats_options) {}
 
   Status Add(std::string_view record, const tfrecord::RecordReader& reader) override {
     if (opts_.raw) return Status::OK();
-    Status s = parser_.Parse(record);
-    if (parser_.found_sequence() && note_.empty()) note_ = SequenceFoundMessage(reader);
-    TFQ_RETURN_IF_ERROR(s);
+    TFQ_RETURN_IF_ERROR(Parse(record, reader));
     // An Example is added as a SequenceExample without lists would be: a unit that has not met
     // the first SequenceExample yet adds the same as one that has.
-    if (parser_.sequence()) {
-      const SequenceExampleView& sequence = parser_.sequence_example();
+    if (parser().sequence()) {
+      const SequenceExampleView& sequence = parser().sequence_example();
       opts_.stats ? stats_.AddSequenceExample(sequence) : schema_.AddSequenceExample(sequence);
     } else {
-      opts_.stats ? stats_.AddExample(parser_.example()) : schema_.AddExample(parser_.example());
+      opts_.stats ? stats_.AddExample(parser().example()) : schema_.AddExample(parser().example());
     }
     ++parsed_;
     return Status::OK();
   }
-  bool NamesRecordAfter(const inspect::RecordSink& earlier) const override {
-    return !note_.empty() && static_cast<const SummarySink&>(earlier).note_.empty();
-  }
   void Append(inspect::RecordSink& next_sink) override {
     auto& next = static_cast<SummarySink&>(next_sink);
-    if (note_.empty() && !next.note_.empty()) {  // said when it arrives, as a serial read says it
-      note_ = next.note_;
-      PrintWarning(note_);
-    }
+    AppendNote(next);
     opts_.stats ? stats_.Merge(next.stats_) : schema_.Merge(next.schema_);
     parsed_ += next.parsed_;
-    sequence_ = sequence_ || next.parser_.sequence();
+    sequence_ = sequence_ || next.parser().sequence();
   }
 
   const inspect::SchemaBuilder& schema() const { return schema_; }
   const inspect::StatsBuilder& stats() const { return stats_; }
   uint64_t parsed() const { return parsed_; }
   // The records were read as SequenceExamples (--sequence, or one was met).
-  bool sequence() const { return sequence_ || parser_.sequence(); }
+  bool sequence() const { return sequence_ || parser().sequence(); }
 
  private:
   const InspectOptions& opts_;
   inspect::SchemaBuilder schema_;
   inspect::StatsBuilder stats_;
-  inspect::PayloadParser parser_;
   uint64_t parsed_ = 0;
   bool sequence_ = false;  // of the units appended
-  std::string note_;
 };
 
 }  // namespace
