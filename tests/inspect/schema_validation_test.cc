@@ -129,6 +129,42 @@ TEST_CASE("validation: presence over all records") {
   CHECK(found[0].detail == "in 2 records; presence min_count is 3");
 }
 
+// `tfq inspect --validate` checks stretches on several threads and merges their validators: the
+// anomalies over all records must be those of one pass, wherever the records were split.
+TEST_CASE("validation: validators of parts, merged, count presence as one pass") {
+  Result<TfdvSchema> schema = ParseTfdvSchema(
+      "feature { name: \"a\" type: INT presence { min_fraction: 0.5 } }\n"
+      "feature { name: \"b\" type: INT presence { min_count: 4 } }");
+  REQUIRE(schema.ok());
+  Example with_both, with_b;
+  with_both.features = {{"a", Feature::Int64s({1})}, {"b", Feature::Int64s({1})}};
+  with_b.features = {{"b", Feature::Int64s({1})}};
+  const std::vector<Example> records = {with_both, with_b, with_b};
+  const std::vector<Anomaly> want = Check(*schema, records);
+  REQUIRE(want.size() == 2);  // a in 1 of 3 records, b in 3
+  for (size_t cut = 0; cut <= records.size(); ++cut) {
+    CAPTURE(cut);
+    SchemaValidator first(*schema), second(*schema);
+    std::vector<Anomaly> per_record;
+    for (size_t i = 0; i < records.size(); ++i) {
+      std::string bytes;
+      SerializeExample(records[i], &bytes);
+      ExampleView view;
+      REQUIRE(view.Parse(bytes).ok());
+      (i < cut ? first : second).CheckExample(view, &per_record);
+    }
+    CHECK(per_record.empty());
+    first.Merge(second);
+    std::vector<Anomaly> found;
+    first.Finish(&found);
+    REQUIRE(found.size() == want.size());
+    for (size_t k = 0; k < found.size(); ++k) {
+      CHECK(found[k].type == want[k].type);
+      CHECK(found[k].detail == want[k].detail);
+    }
+  }
+}
+
 TEST_CASE("validation: SequenceExample feature lists against ##SEQUENCE##") {
   SequenceExample s;
   s.context.push_back({"id", Feature::Int64s({1})});

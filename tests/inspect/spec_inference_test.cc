@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 
+#include "inspect/tfdv_schema.h"
 #include "spec_test_util.h"
 
 namespace tfq::inspect {
@@ -134,6 +135,50 @@ TEST_CASE("spec inference: SequenceExample feature lists, dense per step or ragg
   const auto& words = Named(spec->feature_lists, "words");
   CHECK_FALSE(words.dense);  // 0..2 values per step
   CHECK(words.max_count == 2);
+}
+
+}  // namespace
+}  // namespace tfq::inspect
+
+namespace tfq::inspect {
+namespace {
+
+void AddSerialized(SpecBuilder* builder, const Example& e) {
+  std::string bytes;
+  SerializeExample(e, &bytes);
+  ExampleView view;
+  REQUIRE(view.Parse(bytes).ok());
+  builder->AddExample(view);
+}
+
+// `tfq inspect --spec` reads stretches on several threads and merges their builders in input order:
+// the spec must be the one of a single pass, wherever the records were split.
+TEST_CASE("spec inference: builders of parts, merged in order, give the spec of one pass") {
+  std::vector<Example> records;
+  for (int i = 0; i < 9; ++i) {
+    Example e;
+    e.features.push_back({"label", Feature::Int64s({i * 7 % 5 - 2})});
+    e.features.push_back({"score", Feature::Floats({i == 4 ? std::nanf("") : 0.5f * static_cast<float>(i)})});
+    e.features.push_back({"tokens", Feature::Int64s(std::vector<int64_t>(i % 3, i))});
+    if (i % 4 == 1) e.features.push_back({"rare", Feature::Bytes({"r"})});
+    records.push_back(e);
+  }
+  Result<InferredSpec> whole = InferFrom(records);
+  REQUIRE(whole.ok());
+  const std::string want = WriteTfdvSchema(*whole);
+  for (size_t cut = 0; cut <= records.size(); ++cut) {
+    CAPTURE(cut);
+    SpecBuilder first, second;
+    for (size_t i = 0; i < records.size(); ++i) AddSerialized(i < cut ? &first : &second, records[i]);
+    first.Merge(second);
+    Result<InferredSpec> merged = first.Finish();
+    REQUIRE(merged.ok());
+    CHECK(merged->records == whole->records);
+    CHECK(WriteTfdvSchema(*merged) == want);
+    CHECK(Named(merged->features, "score").range.nans == 1);
+    CHECK(Named(merged->features, "label").range.min_int == -2);
+    CHECK(Named(merged->features, "label").range.max_int == 2);
+  }
 }
 
 }  // namespace
