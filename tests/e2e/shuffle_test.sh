@@ -120,9 +120,7 @@ else
 fi
 
 # Peak resident memory within --memory plus a few MiB (not measurable under AddressSanitizer).
-# The binary is searched directly: `ldd | grep -q` under pipefail fails whenever grep quits
-# before ldd has written everything (SIGPIPE), which ran these checks under ASan now and then.
-if [[ -x /usr/bin/time ]] && ! grep -q __asan_init "$TFQ"; then
+if [[ -x /usr/bin/time ]] && ((!sanitized)); then
   # INPUT:METHOD:SHARDS; the bound does not grow with the shards (12 shards re-scanned once
   # peaked at 38.5 MB: read buffers taken anew each pass fragmented the heap).
   for run in med:auto:1 med:auto:12 med:rescan:16 med:buckets:1 med:buckets:12 big:reread:1 big:reread:12; do
