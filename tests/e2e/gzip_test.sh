@@ -35,9 +35,12 @@ for t in text numbers; do
   for ext in gz zz; do
     checks=$((checks + 1))
     cmp -s "$WORK/$t.1.tfrecord.$ext" "$WORK/$t.2.tfrecord.$ext" || fail "$t .$ext: --threads 1 and 2 wrote different bytes"
-    # TensorFlow-readable: the oracle (Python's zlib and protobuf) decodes the same Examples.
+    # TensorFlow-readable: the oracle (Python's zlib and protobuf) decodes the same Examples. Not
+    # under ASan ($sanitized, lib.sh): the oracle's time is Python's, and the Release pass checks it.
+    ((sanitized)) && continue
+    [[ -f $WORK/$t.oracle ]] || $PY "$ORACLE" "$WORK/$t.tfrecord" > "$WORK/$t.oracle"
     checks=$((checks + 1))
-    cmp -s <($PY "$ORACLE" "$WORK/$t.tfrecord") <($PY "$ORACLE" "$WORK/$t.1.tfrecord.$ext") ||
+    cmp -s "$WORK/$t.oracle" <($PY "$ORACLE" "$WORK/$t.1.tfrecord.$ext") ||
       fail "$t .$ext: the oracle reads different Examples than from the uncompressed file"
   done
   expect_exit 0 "$TFQ" inspect --verify "$WORK/$t.1.tfrecord.gz" "$WORK/$t.1.tfrecord.zz"
@@ -75,9 +78,12 @@ done
 for s in 00000 00001; do
   checks=$((checks + 1))
   cmp -s "$WORK/img1-$s-of-00002.tfrecord.gz" "$WORK/img2-$s-of-00002.tfrecord.gz" || fail "image shard $s differs by --threads"
-  checks=$((checks + 1))
-  $PY "$ORACLE" --summary "$WORK/img1-$s-of-00002.tfrecord.gz" >/dev/null || fail "the oracle cannot read image shard $s"
 done
+# One shard is enough for the oracle (10 s of Python protobuf each), and none under ASan.
+if ((!sanitized)); then
+  checks=$((checks + 1))
+  $PY "$ORACLE" --summary "$WORK/img1-00000-of-00002.tfrecord.gz" >/dev/null || fail "the oracle cannot read image shard 00000"
+fi
 
 # shard and shuffle compress their shards on --threads threads: the same bytes for any count.
 cat "$WORK/numbers.tfrecord" "$WORK/text.tfrecord" "$WORK/numbers.tfrecord" > "$WORK/mix.tfrecord"
@@ -89,6 +95,8 @@ for s in 00000 00001; do
   for d in sh su; do
     checks=$((checks + 1))
     cmp -s "$WORK/${d}1/part-$s-of-00002" "$WORK/${d}2/part-$s-of-00002" || fail "$d shard $s differs by --threads"
+    # The oracle (2 s each) on the first shard of each, not under ASan.
+    [[ $s == 00000 ]] && ((!sanitized)) || continue
     checks=$((checks + 1))
     $PY "$ORACLE" --summary "$WORK/${d}1/part-$s-of-00002" >/dev/null || fail "the oracle cannot read $d shard $s"
   done
