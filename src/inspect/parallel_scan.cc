@@ -1,9 +1,5 @@
 #include "inspect/parallel_scan.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <condition_variable>
 #include <mutex>
@@ -15,6 +11,8 @@
 #include "io/access_points.h"
 #include "io/blocked_gzip.h"
 #include "io/file_streams.h"
+#include "io/object_store.h"
+#include "io/random_access_file.h"
 #include "io/random_inflate.h"
 #include "io/shared_sequential_stream.h"
 #include "tfrecord/format.h"
@@ -113,16 +111,17 @@ bool LimitMayRefuse(const AccessPointIndex& index, const DecompressionLimit& lim
 // without any (*indexed with `inflated`). *size is set to the uncompressed size to cut by.
 bool IsSplittable(const std::string& path, const ScanOptions& options, bool share_inflation, uint64_t* size,
                   std::optional<IndexedFile>* indexed) {
-  if (path == "-" || options.reader.on_corruption == tfrecord::CorruptionPolicy::kResync) return false;
-  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
-  struct stat st;
+  // An object is read whole, as one stream of ranged GETs.
+  if (path == "-" || options.reader.on_corruption == tfrecord::CorruptionPolicy::kResync ||
+      IsObjectStoreUrl(path)) {
+    return false;
+  }
+  // Not a regular file (a pipe, a directory) or unreadable: read whole, which names the problem.
+  Result<std::unique_ptr<RandomAccessFile>> file = RandomAccessFile::Open(path);
+  if (!file.ok()) return false;
   char header[tfrecord::kHeaderSize];
-  const bool regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
-  const bool has_header =
-      pread(fd, header, tfrecord::kHeaderSize, 0) == static_cast<ssize_t>(tfrecord::kHeaderSize);
-  close(fd);
-  if (!regular) return false;
+  size_t got = 0;
+  const bool has_header = (*file)->Read(0, tfrecord::kHeaderSize, header, &got).ok() && got == tfrecord::kHeaderSize;
   // kAuto: a first header that verifies is how OpenRecordInput recognises an uncompressed file.
   const bool verifies = has_header && tfrecord::HeaderCrcValid(header);
   Compression compression = options.compression;
@@ -130,12 +129,10 @@ bool IsSplittable(const std::string& path, const ScanOptions& options, bool shar
     compression = SniffCompression(std::string_view(header, tfrecord::kHeaderSize));
   }
   if (compression == Compression::kNone || (compression == Compression::kAuto && verifies)) {
-    *size = static_cast<uint64_t>(st.st_size);
+    *size = (*file)->size();
     return true;
   }
   if (compression != Compression::kGzip && compression != Compression::kZlib) return false;
-  Result<std::unique_ptr<RandomAccessFile>> file = RandomAccessFile::Open(path);
-  if (!file.ok()) return false;
   Result<AccessPointIndex> index = ReadAccessPointIndexFor(**file, compression, AccessPointIndexPath(path));
   // Without an index beside it, a gzip file tfq wrote announces points of its own; finding them
   // reads the compressed bytes once more, which only a file large enough to be cut repays.
