@@ -73,13 +73,18 @@ void FeatureStats::AddBytes(std::string_view v) {
   } else if (sketch_.size() < options_->sketch_counters) {
     sketch_.emplace(std::string(key), 1);
   } else {
-    const uint64_t count = EvictSmallest() + 1;
-    sketch_.emplace(std::string(key), count);
+    // The evicted value's node and string buffer take the new value: inserted as emplace would
+    // insert a new node, so the table's order, which eviction follows, is the same.
+    uint64_t smallest = 0;
+    Sketch::node_type node = EvictSmallest(&smallest);
+    node.key().assign(key.data(), key.size());
+    node.mapped() = smallest + 1;
+    sketch_.insert(std::move(node));
     sketch_exact_ = false;
   }
 }
 
-uint64_t FeatureStats::EvictSmallest() {
+FeatureStats::Sketch::node_type FeatureStats::EvictSmallest(uint64_t* count) {
   // Counts only grow, and a new value enters above the smallest count, so the values found at the
   // smallest count stay the smallest until they are evicted or counted again: one scan serves
   // many evictions (a scan per eviction made --stats of a text column run at 10 MB/s).
@@ -96,8 +101,8 @@ uint64_t FeatureStats::EvictSmallest() {
     evict_candidates_.pop_back();
     auto it = sketch_.find(victim);
     if (it == sketch_.end() || it->second != evict_count_) continue;  // counted again since
-    sketch_.erase(it);
-    return evict_count_;
+    *count = evict_count_;
+    return sketch_.extract(it);
   }
 }
 

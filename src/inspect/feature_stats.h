@@ -48,8 +48,19 @@ class FeatureStats {
   static constexpr int kHistogramBuckets = 12;  // 0, 1, 2-3, 4-7, ..., >= 1024
   void AddNumber(double v);
   void AddBytes(std::string_view v);
-  // Space-Saving's eviction: removes a value with the smallest count; returns that count.
-  uint64_t EvictSmallest();
+  // std::hash<std::string>'s values, also for a string_view, so that a value is looked up
+  // without making a string of it (and the table's order, which eviction follows, is unchanged).
+  // Not noexcept, as std::hash<std::string> is not "fast": libstdc++ then keeps each node's hash,
+  // as it does for std::hash<std::string>, instead of comparing strings along a bucket.
+  struct ValueHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view v) const { return std::hash<std::string_view>{}(v); }
+  };
+  using Sketch = std::unordered_map<std::string, uint64_t, ValueHash, std::equal_to<>>;
+  // Space-Saving's eviction: takes out a value with the smallest count and returns its node, for
+  // the new value to reuse (no allocation per new value once the table is full); *count is set to
+  // that count.
+  Sketch::node_type EvictSmallest(uint64_t* count);
   void MergeSketch(const FeatureStats& later);
 
   const StatsOptions* options_;
@@ -61,15 +72,7 @@ class FeatureStats {
   // Byte strings.
   uint64_t strings_ = 0, string_bytes_ = 0, min_length_ = 0, max_length_ = 0, invalid_utf8_ = 0;
   std::map<std::string, uint64_t> image_formats_;
-  // std::hash<std::string>'s values, also for a string_view, so that a value is looked up
-  // without making a string of it (and the table's order, which eviction follows, is unchanged).
-  // Not noexcept, as std::hash<std::string> is not "fast": libstdc++ then keeps each node's hash,
-  // as it does for std::hash<std::string>, instead of comparing strings along a bucket.
-  struct ValueHash {
-    using is_transparent = void;
-    size_t operator()(std::string_view v) const { return std::hash<std::string_view>{}(v); }
-  };
-  std::unordered_map<std::string, uint64_t, ValueHash, std::equal_to<>> sketch_;  // value -> count (Space-Saving)
+  Sketch sketch_;  // value -> count (Space-Saving)
   bool sketch_exact_ = true;
   std::vector<std::string> evict_candidates_;  // values at evict_count_ when last scanned, last first
   uint64_t evict_count_ = 0;
