@@ -79,21 +79,15 @@ Result<DecompressionLimit> ParseDecompressionFlag(const std::string& value) {
 
 Status ResolveRecordInputs(const RecordInputFlags& flags, std::vector<std::string>* paths,
                            inspect::ScanOptions* options) {
-  Result<Compression> c = ParseCompression(flags.compression);
-  if (!c.ok()) return c.status();
-  options->compression = c.value();
+  TFQ_ASSIGN_OR_RETURN(options->compression, ParseCompression(flags.compression));
   Result<uint64_t> cap = ParseByteSize(flags.max_record_size);
   if (!cap.ok()) return cap.status().WithPrefix("--max-record-size");
   options->reader.max_record_bytes = cap.value();
-  Result<DecompressionLimit> limit = ParseDecompressionFlag(flags.max_decompressed);
-  if (!limit.ok()) return limit.status();
-  options->decompression = limit.value();
+  TFQ_ASSIGN_OR_RETURN(options->decompression, ParseDecompressionFlag(flags.max_decompressed));
   options->reader.on_corruption = flags.resync          ? tfrecord::CorruptionPolicy::kResync
                                   : flags.skip_corrupt ? tfrecord::CorruptionPolicy::kSkipDataCrc
                                                        : tfrecord::CorruptionPolicy::kFail;
-  Result<std::vector<std::string>> expanded = ExpandInputPaths(flags.inputs);
-  if (!expanded.ok()) return expanded.status();
-  *paths = std::move(expanded).value();
+  TFQ_ASSIGN_OR_RETURN(*paths, ExpandInputPaths(flags.inputs));
   return Status::OK();
 }
 

@@ -84,13 +84,9 @@ Status ResolveOptions(const BenchFlags& flags, bench::BenchOptions* options) {
     if (std::find(flags.inputs.begin(), flags.inputs.end(), "-") != flags.inputs.end()) {
       return Status::InvalidArgument("tfq bench reads its inputs several times: name files, not '-'");
     }
-    Result<std::vector<std::string>> paths = ExpandInputPaths(flags.inputs);
-    if (!paths.ok()) return paths.status();
-    options->inputs = std::move(paths).value();
+    TFQ_ASSIGN_OR_RETURN(options->inputs, ExpandInputPaths(flags.inputs));
   }
-  Result<Compression> c = ParseCompression(flags.compression);
-  if (!c.ok()) return c.status();
-  options->compression = c.value();
+  TFQ_ASSIGN_OR_RETURN(options->compression, ParseCompression(flags.compression));
   options->workloads = flags.workloads;
   options->threads = flags.threads;
   if (!(flags.seconds > 0)) return Status::InvalidArgument("--seconds must be positive");
@@ -107,10 +103,9 @@ Status ResolveOptions(const BenchFlags& flags, bench::BenchOptions* options) {
 }
 
 Status SaveJson(const std::string& path, const nlohmann::json& j) {
-  Result<std::unique_ptr<OutputStream>> out = CreateOutputFile(path);
-  if (!out.ok()) return out.status();
-  TFQ_RETURN_IF_ERROR((*out)->Write(ToJsonText(j, 2) + "\n"));
-  return (*out)->Close();
+  TFQ_ASSIGN_OR_RETURN(std::unique_ptr<OutputStream> out, CreateOutputFile(path));
+  TFQ_RETURN_IF_ERROR(out->Write(ToJsonText(j, 2) + "\n"));
+  return out->Close();
 }
 
 int RunBenchCommand(const BenchFlags& flags) {

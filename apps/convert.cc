@@ -136,13 +136,12 @@ int RunConvert(const ConvertFlags& flags) {
 }  // namespace
 
 Result<ShardedOutputOptions> RecordOutputOptions(const ConvertFlags& flags) {
-  Result<Compression> compression = ParseCompression(flags.compression);
-  if (!compression.ok()) return compression.status();
+  TFQ_ASSIGN_OR_RETURN(Compression compression, ParseCompression(flags.compression));
   ShardedOutputOptions options;
   options.path = flags.output;
   options.num_shards = flags.shards;
   options.suffix = flags.suffix;
-  options.compression = *compression;
+  options.compression = compression;
   options.task_index = flags.task_index;
   options.num_tasks = flags.num_tasks;
   options.threads = ConversionThreads(flags);
@@ -158,17 +157,14 @@ ShardedOutputOptions TextOutputOptions(const ConvertFlags& flags) {
 }
 
 Result<RecordOpener> RecordInputOpener(const ConvertFlags& flags) {
-  Result<Compression> compression = ParseCompression(flags.compression);
-  if (!compression.ok()) return compression.status();
-  Result<InputLimits> limits = ParseInputLimits(flags);
-  if (!limits.ok()) return limits.status();
+  TFQ_ASSIGN_OR_RETURN(Compression compression, ParseCompression(flags.compression));
+  TFQ_ASSIGN_OR_RETURN(InputLimits limits, ParseInputLimits(flags));
   tfrecord::RecordReaderOptions reader_options;
-  reader_options.max_record_bytes = limits->max_record_bytes;
-  return RecordOpener([c = *compression, reader_options, decompression = limits->decompression](
+  reader_options.max_record_bytes = limits.max_record_bytes;
+  return RecordOpener([c = compression, reader_options, decompression = limits.decompression](
                           const std::string& path) -> Result<std::unique_ptr<tfrecord::RecordReader>> {
-    auto in = tfrecord::OpenRecordInput(path, c, decompression);
-    if (!in.ok()) return in.status();
-    return std::make_unique<tfrecord::RecordReader>(std::move(in->stream), reader_options);
+    TFQ_ASSIGN_OR_RETURN(auto in, tfrecord::OpenRecordInput(path, c, decompression));
+    return std::make_unique<tfrecord::RecordReader>(std::move(in.stream), reader_options);
   });
 }
 
@@ -187,9 +183,7 @@ Result<InputLimits> ParseInputLimits(const ConvertFlags& flags) {
   Result<uint64_t> record = ParseByteSize(flags.max_record_size);
   if (!record.ok()) return record.status().WithPrefix("--max-record-size");
   limits.max_record_bytes = *record;
-  Result<DecompressionLimit> decompression = ParseDecompressionFlag(flags.max_decompressed);
-  if (!decompression.ok()) return decompression.status();
-  limits.decompression = *decompression;
+  TFQ_ASSIGN_OR_RETURN(limits.decompression, ParseDecompressionFlag(flags.max_decompressed));
   if (!flags.max_row_size.empty()) {
     Result<uint64_t> row = ParseByteSize(flags.max_row_size);
     if (!row.ok()) return row.status().WithPrefix("--max-row-size");

@@ -54,22 +54,18 @@ Result<std::string> ReadTextFile(const std::string& path) {
 Result<csv::Schema> DeclaredSchema(const TableFlags& t) {
   csv::Schema schema;
   if (!t.schema.empty()) {
-    Result<std::string> text = ReadTextFile(t.schema);
-    if (!text.ok()) return text.status();
-    Result<csv::Schema> s = csv::SchemaFromJson(*text, t.schema);
-    if (!s.ok()) return s.status();
-    schema = std::move(s).value();
+    TFQ_ASSIGN_OR_RETURN(std::string text, ReadTextFile(t.schema));
+    TFQ_ASSIGN_OR_RETURN(schema, csv::SchemaFromJson(text, t.schema));
   }
   auto add = [&](const std::string& flag, bool list) -> Status {
-    Result<csv::ColumnSpec> spec = csv::ParseColumnFlag(flag, list);
-    if (!spec.ok()) return spec.status();
+    TFQ_ASSIGN_OR_RETURN(csv::ColumnSpec spec, csv::ParseColumnFlag(flag, list));
     for (csv::ColumnSpec& c : schema.columns) {
-      if (c.name == spec->name) {
-        c = std::move(spec).value();
+      if (c.name == spec.name) {
+        c = std::move(spec);
         return Status::OK();
       }
     }
-    schema.columns.push_back(std::move(spec).value());
+    schema.columns.push_back(std::move(spec));
     return Status::OK();
   };
   for (const std::string& f : t.column_flags) TFQ_RETURN_IF_ERROR(add(f, false));
@@ -81,19 +77,13 @@ Result<csv::Schema> DeclaredSchema(const TableFlags& t) {
 Result<CsvToRecordsOptions> MakeOptions(const ConvertFlags& flags, const std::string& first_input) {
   const TableFlags& t = Tables();
   CsvToRecordsOptions o;
-  Result<char> delimiter = TableDelimiter(first_input);
-  if (!delimiter.ok()) return delimiter.status();
-  o.parse.delimiter = *delimiter;
+  TFQ_ASSIGN_OR_RETURN(o.parse.delimiter, TableDelimiter(first_input));
   o.parse.header = !t.no_header;
-  Result<csv::RaggedPolicy> ragged = csv::ParseRaggedPolicy(t.ragged);
-  if (!ragged.ok()) return ragged.status();
-  o.parse.ragged = *ragged;
+  TFQ_ASSIGN_OR_RETURN(o.parse.ragged, csv::ParseRaggedPolicy(t.ragged));
   TFQ_RETURN_IF_ERROR(csv::ValidateParseOptions(o.parse));
   // --no-header without --columns names the columns column_1, column_2, ... (as pandas does).
   o.column_names = t.columns;
-  Result<csv::Schema> declared = DeclaredSchema(t);
-  if (!declared.ok()) return declared.status();
-  o.declared = std::move(declared).value();
+  TFQ_ASSIGN_OR_RETURN(o.declared, DeclaredSchema(t));
   o.select = t.select;
   o.exclude = t.exclude;
   o.na_values = t.na_values;
@@ -119,24 +109,20 @@ Status CsvToTfRecord(const ConvertFlags& flags, const std::vector<std::string>& 
   if (Tables().print_schema && flags.json) {
     return Status::InvalidArgument("--print-schema and --json both write to stdout; use one");
   }
-  Result<CsvToRecordsOptions> options = MakeOptions(flags, inputs.front());
-  if (!options.ok()) return options.status();
-  Result<InputLimits> limits = ParseInputLimits(flags);
-  if (!limits.ok()) return limits.status();
-  if (limits->max_row_bytes) options->max_row_bytes = static_cast<size_t>(limits->max_row_bytes);
-  options->max_columns = static_cast<size_t>(limits->max_columns);
-  const DecompressionLimit decompression = limits->decompression;
+  TFQ_ASSIGN_OR_RETURN(CsvToRecordsOptions options, MakeOptions(flags, inputs.front()));
+  TFQ_ASSIGN_OR_RETURN(InputLimits limits, ParseInputLimits(flags));
+  if (limits.max_row_bytes) options.max_row_bytes = static_cast<size_t>(limits.max_row_bytes);
+  options.max_columns = static_cast<size_t>(limits.max_columns);
+  const DecompressionLimit decompression = limits.decompression;
   const CsvOpener open = [decompression](const std::string& path) {
     return OpenCsvFile(path, decompression);
   };
-  if (options->infer_rows == CsvToRecordsOptions::kInferAll &&
+  if (options.infer_rows == CsvToRecordsOptions::kInferAll &&
       std::find(inputs.begin(), inputs.end(), "-") != inputs.end()) {
     return Status::InvalidArgument("--infer-rows all reads the input twice, which standard input cannot be");
   }
-  Result<ShardedOutputOptions> output_options = RecordOutputOptions(flags);
-  if (!output_options.ok()) return output_options.status();
-  auto output = ShardedOutput::Create(*output_options);
-  if (!output.ok()) return output.status();
+  TFQ_ASSIGN_OR_RETURN(ShardedOutputOptions output_options, RecordOutputOptions(flags));
+  TFQ_ASSIGN_OR_RETURN(auto output, ShardedOutput::Create(output_options));
   CsvCallbacks callbacks;
   if (Tables().print_schema) {
     callbacks.on_schema = [](const csv::Schema& schema) {
@@ -147,13 +133,13 @@ Status CsvToTfRecord(const ConvertFlags& flags, const std::vector<std::string>& 
     };
   }
   callbacks.sink = [&](std::string_view framed, std::span<const size_t> ends) {
-    return (*output)->WriteInTurn(framed, ends);
+    return output->WriteInTurn(framed, ends);
   };
   callbacks.open_ranges = OpenCsvFileRanges;
   CsvProgress result;
-  TFQ_RETURN_IF_ERROR(CsvToRecords(inputs, open, *options, callbacks, &result));
-  TFQ_RETURN_IF_ERROR((*output)->Close());
-  SummarizeOutput(**output, summary);
+  TFQ_RETURN_IF_ERROR(CsvToRecords(inputs, open, options, callbacks, &result));
+  TFQ_RETURN_IF_ERROR(output->Close());
+  SummarizeOutput(*output, summary);
   summary->rows = result.rows;
   if (result.skipped_rows > 0 && !flags.quiet) {
     PrintWarning("skipped " + std::to_string(result.skipped_rows) +

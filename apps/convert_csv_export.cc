@@ -15,24 +15,18 @@ Status TfRecordToCsv(const ConvertFlags& flags, const std::vector<std::string>& 
   if (flags.shards) return Status::InvalidArgument("--shards applies to TFRecord output only");
   if (flags.sequence) return Status::InvalidArgument("CSV export reads tf.train.Example records, not --sequence");
   RecordsToCsvOptions options;
-  Result<char> delimiter = TableDelimiter(flags.output);
-  if (!delimiter.ok()) return delimiter.status();
-  options.delimiter = *delimiter;
+  TFQ_ASSIGN_OR_RETURN(options.delimiter, TableDelimiter(flags.output));
   if (t.list_separator.size() != 1 || t.list_separator[0] == options.delimiter ||
       t.list_separator[0] == '"' || t.list_separator[0] == '\n' || t.list_separator[0] == '\r') {
     return Status::InvalidArgument("--list-separator must be one byte other than the delimiter, '\"', CR and LF");
   }
   options.list_separator = t.list_separator[0];
-  Result<CsvBytesFormat> bytes = ParseCsvBytesFormat(t.bytes);
-  if (!bytes.ok()) return bytes.status();
-  options.bytes = *bytes;
+  TFQ_ASSIGN_OR_RETURN(options.bytes, ParseCsvBytesFormat(t.bytes));
   if (!t.exclude.empty()) return Status::InvalidArgument("--exclude applies to CSV input only; use --select");
   options.columns = t.select;
-  Result<RecordOpener> open = RecordInputOpener(flags);
-  if (!open.ok()) return open.status();
-  Result<InputLimits> limits = ParseInputLimits(flags);
-  if (!limits.ok()) return limits.status();
-  options.max_columns = static_cast<size_t>(limits->max_columns);
+  TFQ_ASSIGN_OR_RETURN(RecordOpener open, RecordInputOpener(flags));
+  TFQ_ASSIGN_OR_RETURN(InputLimits limits, ParseInputLimits(flags));
+  options.max_columns = static_cast<size_t>(limits.max_columns);
   options.threads = ConversionThreads(flags);
   if (options.columns.empty()) {
     for (const std::string& path : inputs) {
@@ -42,14 +36,13 @@ Status TfRecordToCsv(const ConvertFlags& flags, const std::vector<std::string>& 
       }
     }
   }
-  auto output = ShardedOutput::Create(TextOutputOptions(flags));
-  if (!output.ok()) return output.status();
+  TFQ_ASSIGN_OR_RETURN(auto output, ShardedOutput::Create(TextOutputOptions(flags)));
   uint64_t rows = 0;
   TFQ_RETURN_IF_ERROR(RecordsToCsv(
-      inputs, *open, options,
-      [&](std::string_view text, uint64_t n) { return (*output)->Write(0, text, n); }, &rows));
-  TFQ_RETURN_IF_ERROR((*output)->Close());
-  SummarizeOutput(**output, summary);
+      inputs, open, options,
+      [&](std::string_view text, uint64_t n) { return output->Write(0, text, n); }, &rows));
+  TFQ_RETURN_IF_ERROR(output->Close());
+  SummarizeOutput(*output, summary);
   summary->unit = "rows";
   return Status::OK();
 }

@@ -216,17 +216,15 @@ Status ParseFlags(const ConvertFlags& flags, const std::vector<std::string>& inp
   o->num_shards = flags.shards;
   if (!f.shard_size.empty()) {
     if (flags.shards) return Status::InvalidArgument("give --shards or --shard-size, not both");
-    auto size = ParseByteSize(f.shard_size);
-    if (!size.ok()) return size.status();
-    if (size.value() == 0) return Status::InvalidArgument("--shard-size must be above 0");
-    o->shard_size = size.value();
+    TFQ_ASSIGN_OR_RETURN(auto size, ParseByteSize(f.shard_size));
+    if (size == 0) return Status::InvalidArgument("--shard-size must be above 0");
+    o->shard_size = size;
   }
   o->prefix = flags.output;
   o->suffix = flags.suffix;
-  auto compression = ParseCompression(flags.compression);
-  if (!compression.ok()) return compression.status();
-  o->compression = compression.value() == Compression::kAuto ? CompressionFromExtension(flags.suffix)
-                                                             : compression.value();
+  TFQ_ASSIGN_OR_RETURN(auto compression, ParseCompression(flags.compression));
+  o->compression = compression == Compression::kAuto ? CompressionFromExtension(flags.suffix)
+                                                             : compression;
   o->task_index = flags.task_index;  // checked by convert.cc
   o->num_tasks = flags.num_tasks;
   o->threads = flags.threads;  // above the usable CPUs: the converter takes one thread per CPU

@@ -13,29 +13,26 @@ namespace {
 // JSON lines -> TFRecord: one file, or round-robin over --shards files.
 Status JsonLinesToTfRecord(const ConvertFlags& flags, const std::vector<std::string>& inputs,
                            ConvertSummary* summary) {
-  Result<ShardedOutputOptions> output_options = RecordOutputOptions(flags);
-  if (!output_options.ok()) return output_options.status();
-  auto output = ShardedOutput::Create(*output_options);
-  if (!output.ok()) return output.status();
-  Result<InputLimits> limits = ParseInputLimits(flags);
-  if (!limits.ok()) return limits.status();
+  TFQ_ASSIGN_OR_RETURN(ShardedOutputOptions output_options, RecordOutputOptions(flags));
+  TFQ_ASSIGN_OR_RETURN(auto output, ShardedOutput::Create(output_options));
+  TFQ_ASSIGN_OR_RETURN(InputLimits limits, ParseInputLimits(flags));
   JsonLinesOptions jopts;
   jopts.sequence = flags.sequence;
-  if (limits->max_row_bytes) jopts.max_line_bytes = static_cast<size_t>(limits->max_row_bytes);
+  if (limits.max_row_bytes) jopts.max_line_bytes = static_cast<size_t>(limits.max_row_bytes);
   jopts.threads = ConversionThreads(flags);
-  const DecompressionLimit decompression = limits->decompression;
+  const DecompressionLimit decompression = limits.decompression;
   const StreamOpener open = [decompression](const std::string& path) -> Result<std::unique_ptr<InputStream>> {
     auto in = OpenInputFile(path);
     if (!in.ok() || !std::string_view(path).ends_with(".gz")) return in;
     return NewDecompressingStream(std::move(in).value(), Compression::kGzip, decompression);
   };
   const FramedRecordSink sink = [&](std::string_view framed, std::span<const size_t> ends) {
-    return (*output)->WriteInTurn(framed, ends);
+    return output->WriteInTurn(framed, ends);
   };
   uint64_t records = 0;
   TFQ_RETURN_IF_ERROR(JsonLinesToRecords(inputs, open, jopts, sink, &records));
-  TFQ_RETURN_IF_ERROR((*output)->Close());
-  SummarizeOutput(**output, summary);
+  TFQ_RETURN_IF_ERROR(output->Close());
+  SummarizeOutput(*output, summary);
   return Status::OK();
 }
 
@@ -44,21 +41,17 @@ Status TfRecordToJsonLines(const ConvertFlags& flags, const std::vector<std::str
                            ConvertSummary* summary) {
   if (flags.shards) return Status::InvalidArgument("--shards applies to TFRecord output only");
   RecordsToJsonLinesOptions options;
-  Result<JsonForm> form = ParseJsonForm(flags.format);
-  if (!form.ok()) return form.status();
-  options.form = *form;
+  TFQ_ASSIGN_OR_RETURN(options.form, ParseJsonForm(flags.format));
   options.sequence = flags.sequence;
   options.threads = ConversionThreads(flags);
-  Result<RecordOpener> open = RecordInputOpener(flags);
-  if (!open.ok()) return open.status();
-  auto output = ShardedOutput::Create(TextOutputOptions(flags));
-  if (!output.ok()) return output.status();
+  TFQ_ASSIGN_OR_RETURN(RecordOpener open, RecordInputOpener(flags));
+  TFQ_ASSIGN_OR_RETURN(auto output, ShardedOutput::Create(TextOutputOptions(flags)));
   uint64_t records = 0;
   TFQ_RETURN_IF_ERROR(RecordsToJsonLines(
-      inputs, *open, options,
-      [&](std::string_view text, uint64_t lines) { return (*output)->Write(0, text, lines); }, &records));
-  TFQ_RETURN_IF_ERROR((*output)->Close());
-  SummarizeOutput(**output, summary);
+      inputs, open, options,
+      [&](std::string_view text, uint64_t lines) { return output->Write(0, text, lines); }, &records));
+  TFQ_RETURN_IF_ERROR(output->Close());
+  SummarizeOutput(*output, summary);
   return Status::OK();
 }
 

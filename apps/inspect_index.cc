@@ -73,17 +73,16 @@ Status CheckIndexes(const std::string& path, tfrecord::IndexBuildOptions build, 
       point_bytes = decoded.status();
     }
   }
-  Result<tfrecord::BuiltIndexes> built = tfrecord::BuildIndexes(path, build);
-  if (!built.ok()) return built.status();
-  *records = built->records.size();
-  *compressed = built->access_points.has_value();
+  TFQ_ASSIGN_OR_RETURN(tfrecord::BuiltIndexes built, tfrecord::BuildIndexes(path, build));
+  *records = built.records.size();
+  *compressed = built.access_points.has_value();
   const std::string index_path = tfrecord::DaliIndexPath(path);
   Result<tfrecord::RecordIndex> stored = tfrecord::ReadDaliIndex(index_path);
   if (!stored.ok()) return Missing(stored.status(), index_path);
-  TFQ_RETURN_IF_ERROR(tfrecord::CompareIndexes(stored.value(), built->records, index_path));
-  if (!built->access_points.has_value()) return Status::OK();
+  TFQ_RETURN_IF_ERROR(tfrecord::CompareIndexes(stored.value(), built.records, index_path));
+  if (!built.access_points.has_value()) return Status::OK();
   if (!stored_points.has_value()) return Missing(point_bytes.status(), points_path);
-  return CompareAccessPoints(*stored_points, *built->access_points, points_path);
+  return CompareAccessPoints(*stored_points, *built.access_points, points_path);
 }
 
 }  // namespace

@@ -114,11 +114,10 @@ Result<Report> RunBench(const BenchOptions& options, const ProgressCallback& pro
     if (progress) progress({step, steps, workload, n, phase});
   };
   tell(0, "", 0, options.inputs.empty() ? "generating data" : "reading inputs");
-  Result<Dataset> loaded = options.inputs.empty()
-                               ? Result<Dataset>(Dataset::Generate(options.data_bytes, options.seed))
-                               : Dataset::Load(options.inputs, options.compression, options.data_bytes);
-  if (!loaded.ok()) return loaded.status();
-  Dataset& data = loaded.value();
+  TFQ_ASSIGN_OR_RETURN(Dataset data,
+                       options.inputs.empty()
+                           ? Result<Dataset>(Dataset::Generate(options.data_bytes, options.seed))
+                           : Dataset::Load(options.inputs, options.compression, options.data_bytes));
 
   RunSettings& s = report.settings;
   s.threads = threads;

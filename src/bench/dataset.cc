@@ -50,9 +50,8 @@ Result<Dataset> Dataset::Load(const std::vector<std::string>& paths, Compression
   d.compression_ = compression;
   for (const std::string& path : paths) {
     if (d.framed_->size() >= max_bytes) break;
-    Result<tfrecord::OpenedInput> in = tfrecord::OpenRecordInput(path, compression);
-    if (!in.ok()) return in.status();
-    tfrecord::RecordReader reader(std::move(in->stream), {});
+    TFQ_ASSIGN_OR_RETURN(tfrecord::OpenedInput in, tfrecord::OpenRecordInput(path, compression));
+    tfrecord::RecordReader reader(std::move(in.stream), {});
     std::string_view record;
     while (d.framed_->size() < max_bytes && reader.Read(&record)) {
       tfrecord::AppendFramedRecord(record, d.framed_.get());
@@ -124,10 +123,9 @@ Result<std::vector<std::string>> Dataset::Files(size_t shards) {
       const char* from = records_[first].data() - tfrecord::kHeaderSize;
       const char* to = last < records_.size() ? records_[last].data() - tfrecord::kHeaderSize
                                               : begin + framed_->size();
-      Result<std::unique_ptr<OutputStream>> out = CreateOutputFile(path);
-      if (!out.ok()) return out.status();
-      TFQ_RETURN_IF_ERROR((*out)->Write(std::string_view(from, static_cast<size_t>(to - from))));
-      TFQ_RETURN_IF_ERROR((*out)->Close());
+      TFQ_ASSIGN_OR_RETURN(std::unique_ptr<OutputStream> out, CreateOutputFile(path));
+      TFQ_RETURN_IF_ERROR(out->Write(std::string_view(from, static_cast<size_t>(to - from))));
+      TFQ_RETURN_IF_ERROR(out->Close());
     }
     temporary_[shards] = std::move(made);
   }

@@ -183,15 +183,14 @@ Result<Report> ReportFromJson(std::string_view text, std::string_view source) {
 }
 
 Result<Report> ReadReportFile(const std::string& path) {
-  Result<std::unique_ptr<InputStream>> in = OpenInputFile(path);
-  if (!in.ok()) return in.status();
+  TFQ_ASSIGN_OR_RETURN(std::unique_ptr<InputStream> in, OpenInputFile(path));
   std::string text;
   for (;;) {
     std::string_view chunk;
-    TFQ_RETURN_IF_ERROR((*in)->Peek(1, &chunk));
+    TFQ_RETURN_IF_ERROR(in->Peek(1, &chunk));
     if (chunk.empty()) break;
     text.append(chunk);
-    (*in)->Consume(chunk.size());
+    in->Consume(chunk.size());
   }
   return ReportFromJson(text, path);
 }

@@ -22,9 +22,7 @@ namespace {
 class ReadGzipWorkload : public Workload {
  public:
   Status Prepare(Dataset& data, size_t) override {
-    Result<std::string_view> gz = data.Gzipped();
-    if (!gz.ok()) return gz.status();
-    compressed_ = gz.value();
+    TFQ_ASSIGN_OR_RETURN(compressed_, data.Gzipped());
     return Status::OK();
   }
 
@@ -47,9 +45,7 @@ class ReadGzipWorkload : public Workload {
 class ZlibInflateWorkload : public Workload {
  public:
   Status Prepare(Dataset& data, size_t max_threads) override {
-    Result<std::string_view> gz = data.Gzipped();
-    if (!gz.ok()) return gz.status();
-    compressed_ = gz.value();
+    TFQ_ASSIGN_OR_RETURN(compressed_, data.Gzipped());
     buffers_.assign(max_threads, std::string(size_t{256} << 10, '\0'));
     return Status::OK();
   }
@@ -84,9 +80,9 @@ class WriteGzipWorkload : public Workload {
   Status Prepare(Dataset& data, size_t max_threads) override {
     data_ = &data;
     outputs_.assign(max_threads, std::string());
-    Result<std::string_view> gz = data.Gzipped();  // what zlib 6 makes of the same bytes: the note
-    if (!gz.ok()) return gz.status();
-    zlib6_size_ = gz->size();
+    // What zlib 6 makes of the same bytes: the note.
+    TFQ_ASSIGN_OR_RETURN(std::string_view gz, data.Gzipped());
+    zlib6_size_ = gz.size();
     return Status::OK();
   }
 

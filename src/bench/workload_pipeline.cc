@@ -56,9 +56,7 @@ class PipelineWorkload : public Workload {
   Status RunPass(size_t, size_t num_threads, Work* work) override {
     if (!pipeline_ || num_threads != pipeline_threads_) {
       pipeline_.reset();
-      Result<std::unique_ptr<pipeline::Pipeline>> p = Open(num_threads);
-      if (!p.ok()) return p.status();
-      pipeline_ = std::move(p).value();
+      TFQ_ASSIGN_OR_RETURN(pipeline_, Open(num_threads));
       pipeline_threads_ = num_threads;
     }
     uint64_t records = 0;
@@ -78,10 +76,9 @@ class PipelineWorkload : public Workload {
     // Generated data is read as a training set sharded as many ways as there are threads (one
     // file would leave the interleave a single reader however many cores there are, as
     // tf.data's TFRecordDataset reads one file on one thread), each file open at once.
-    Result<std::vector<std::string>> files = data_->Files(num_threads);
-    if (!files.ok()) return files.status();
+    TFQ_ASSIGN_OR_RETURN(std::vector<std::string> files, data_->Files(num_threads));
     pipeline::PipelineOptions o;
-    o.read.inputs = std::move(files).value();
+    o.read.inputs = std::move(files);
     o.read.compression = compression_;
     // As tf.data's interleave with cycle_length=AUTOTUNE: a file open per thread (at least 4).
     o.read.cycle_length = std::min<size_t>(std::max<size_t>(4, num_threads), o.read.inputs.size());

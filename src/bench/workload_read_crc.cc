@@ -45,9 +45,7 @@ class ReadMemoryWorkload : public Workload {
 class ReadFileWorkload : public Workload {
  public:
   Status Prepare(Dataset& data, size_t) override {
-    Result<std::vector<std::string>> files = data.Files();
-    if (!files.ok()) return files.status();
-    files_ = std::move(files).value();
+    TFQ_ASSIGN_OR_RETURN(files_, data.Files());
     compression_ = data.files_compression();
     budget_ = data.framed().size();
     return Status::OK();
@@ -57,9 +55,8 @@ class ReadFileWorkload : public Workload {
     uint64_t framed = 0;
     for (const std::string& path : files_) {
       if (framed >= budget_) break;
-      Result<tfrecord::OpenedInput> in = tfrecord::OpenRecordInput(path, compression_);
-      if (!in.ok()) return in.status();
-      tfrecord::RecordReader reader(std::move(in->stream), {});
+      TFQ_ASSIGN_OR_RETURN(tfrecord::OpenedInput in, tfrecord::OpenRecordInput(path, compression_));
+      tfrecord::RecordReader reader(std::move(in.stream), {});
       TFQ_RETURN_IF_ERROR(ReadAll(reader, budget_, work, &framed));
     }
     work->bytes += framed;

@@ -8,6 +8,7 @@
 #ifndef TFQ_COMMON_STATUS_H_
 #define TFQ_COMMON_STATUS_H_
 
+#include <cassert>
 #include <memory>
 #include <optional>
 #include <string>
@@ -83,13 +84,18 @@ class [[nodiscard]] Result {
 
   bool ok() const { return status_.ok(); }
   const Status& status() const { return status_; }
-  T& value() & { return *value_; }
-  const T& value() const& { return *value_; }
-  T&& value() && { return std::move(*value_); }
-  T* operator->() { return &*value_; }
-  T& operator*() { return *value_; }
+  // The value; only after ok() (checked where assertions are on: the Debug and sanitizer builds).
+  T& value() & { return Checked(); }
+  const T& value() const& { return const_cast<Result*>(this)->Checked(); }
+  T&& value() && { return std::move(Checked()); }
+  T* operator->() { return &Checked(); }
+  T& operator*() { return Checked(); }
 
  private:
+  T& Checked() {
+    assert(value_.has_value() && "Result::value() of a failed Result");
+    return *value_;
+  }
   Status status_;
   std::optional<T> value_;
 };
@@ -101,5 +107,17 @@ class [[nodiscard]] Result {
     ::tfq::Status tfq_status_ = (expr);        \
     if (!tfq_status_.ok()) return tfq_status_; \
   } while (0)
+
+// TFQ_ASSIGN_OR_RETURN(T name, expr): evaluates `expr` (a Result<T>) and returns its Status from
+// the enclosing function if it failed; else declares `name` with its value, moved out. As Arrow's
+// ARROW_ASSIGN_OR_RAISE and TensorFlow's TF_ASSIGN_OR_RETURN; `expr` is evaluated once.
+#define TFQ_ASSIGN_OR_RETURN(lhs, rexpr) \
+  TFQ_ASSIGN_OR_RETURN_IMPL_(TFQ_STATUS_CONCAT_(tfq_result_, __LINE__), lhs, rexpr)
+#define TFQ_ASSIGN_OR_RETURN_IMPL_(result, lhs, rexpr) \
+  auto result = (rexpr);                               \
+  if (!result.ok()) return result.status();            \
+  lhs = std::move(result).value()
+#define TFQ_STATUS_CONCAT_(a, b) TFQ_STATUS_CONCAT_INNER_(a, b)
+#define TFQ_STATUS_CONCAT_INNER_(a, b) a##b
 
 #endif  // TFQ_COMMON_STATUS_H_

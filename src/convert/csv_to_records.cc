@@ -91,15 +91,11 @@ Status Conversion::NoteColumns(const csv::RowBatch& batch, const csv::ChunkParse
   }
   if (options_.parse.header) {
     if (!batch.has_header()) return Status::OK();
-    Result<std::vector<std::string>> n = csv::ColumnNamesFromHeader(batch.header(), inputs_[index]);
-    if (!n.ok()) return n.status();
-    names = std::move(n).value();
+    TFQ_ASSIGN_OR_RETURN(names, csv::ColumnNamesFromHeader(batch.header(), inputs_[index]));
   } else {
     if (parser.expected_fields() == 0) return Status::OK();
     std::vector<std::string_view> unnamed(parser.expected_fields());
-    Result<std::vector<std::string>> n = csv::ColumnNamesFromHeader(unnamed, inputs_[index]);
-    if (!n.ok()) return n.status();
-    names = std::move(n).value();
+    TFQ_ASSIGN_OR_RETURN(names, csv::ColumnNamesFromHeader(unnamed, inputs_[index]));
   }
   if (names.size() > options_.max_columns) {
     return Status::ResourceExhausted(
@@ -120,9 +116,8 @@ Status Conversion::NoteColumns(const csv::RowBatch& batch, const csv::ChunkParse
 // --infer-rows all: one pass over every input that only parses and infers.
 Status Conversion::InferAllPass() {
   for (size_t i = 0; i < inputs_.size(); ++i) {
-    Result<std::unique_ptr<InputStream>> in = open_(inputs_[i]);
-    if (!in.ok()) return in.status();
-    csv::Chunker chunker(in->get(), options_.parse, chunk_options());
+    TFQ_ASSIGN_OR_RETURN(std::unique_ptr<InputStream> in, open_(inputs_[i]));
+    csv::Chunker chunker(in.get(), options_.parse, chunk_options());
     csv::ChunkParser parser(options_.parse);
     if (!names_.empty()) parser.SetColumnNames(names_);
     csv::Chunk chunk;
@@ -147,14 +142,13 @@ Status Conversion::InferAllPass() {
 
 Status Conversion::StartConversion() {
   if (!inferrer_) inferrer_ = std::make_unique<csv::SchemaInferrer>(names_, options_.declared, na_);
-  Result<csv::Schema> all = inferrer_->Finish();
-  if (!all.ok()) return all.status();
+  TFQ_ASSIGN_OR_RETURN(csv::Schema all, inferrer_->Finish());
   std::vector<std::string> select = options_.select;
   if (!options_.label_column.empty()) {
     const std::string& label = options_.label_column;
-    auto it = std::find_if(all->columns.begin(), all->columns.end(),
+    auto it = std::find_if(all.columns.begin(), all.columns.end(),
                            [&](const csv::ColumnSpec& c) { return c.name == label; });
-    if (it == all->columns.end()) {
+    if (it == all.columns.end()) {
       return Status::InvalidArgument("--label-column " + label + ": " + inputs_[0] +
                                      " has no such column");
     }
@@ -166,14 +160,11 @@ Status Conversion::StartConversion() {
       select.push_back(label);
     }
   }
-  Result<csv::Schema> schema = csv::SelectColumns(*all, select, options_.exclude);
-  if (!schema.ok()) return schema.status();
-  schema_ = std::move(schema).value();
+  TFQ_ASSIGN_OR_RETURN(schema_, csv::SelectColumns(all, select, options_.exclude));
   if (callbacks_.on_schema) TFQ_RETURN_IF_ERROR(callbacks_.on_schema(*schema_));
-  Result<csv::RowConverter> converter = csv::RowConverter::Make(*schema_, names_, na_);
-  if (!converter.ok()) return converter.status();
+  TFQ_ASSIGN_OR_RETURN(csv::RowConverter converter, csv::RowConverter::Make(*schema_, names_, na_));
   chunk_converter_ =
-      std::make_unique<CsvChunkConverter>(options_.threads, options_.parse, names_, *converter);
+      std::make_unique<CsvChunkConverter>(options_.threads, options_.parse, names_, converter);
   pool_ = std::make_unique<OrderedMapOf<CsvSlot>>(
       options_.threads,
       [this](CsvSlot& slot, int worker) { return chunk_converter_->Convert(slot, worker); },
@@ -239,10 +230,9 @@ Status Conversion::ConvertInput(size_t index) {
     // One that cannot be opened is opened as a stream, which reports why in its own words.
     if (opened.ok()) range_file_ = std::move(opened).value();
   }
-  Result<std::unique_ptr<InputStream>> in =
-      range_file_ ? range_file_->OpenStream(ReadPattern::kSequential) : open_(inputs_[index]);
-  if (!in.ok()) return in.status();
-  csv::Chunker chunker(in->get(), options_.parse, chunk_options());
+  TFQ_ASSIGN_OR_RETURN(std::unique_ptr<InputStream> in,
+                       range_file_ ? range_file_->OpenStream(ReadPattern::kSequential) : open_(inputs_[index]));
+  csv::Chunker chunker(in.get(), options_.parse, chunk_options());
 
   // Prologue: parse on this thread until the columns are known (and, for the first input with a
   // pass-free inference, until enough rows were seen), keeping the parsed chunks.

@@ -124,24 +124,23 @@ Status CollectColumns(const std::vector<std::string>& inputs, const RecordOpener
   std::unordered_map<std::string, size_t> seen;
   ExampleView example;
   for (const std::string& path : inputs) {
-    Result<std::unique_ptr<tfrecord::RecordReader>> reader = open(path);
-    if (!reader.ok()) return reader.status();
+    TFQ_ASSIGN_OR_RETURN(std::unique_ptr<tfrecord::RecordReader> reader, open(path));
     std::string_view record;
-    while ((*reader)->Read(&record)) {
+    while (reader->Read(&record)) {
       TFQ_RETURN_IF_ERROR(example.Parse(record).WithPrefix(
-          path + ": record " + std::to_string((*reader)->record_index())));
+          path + ": record " + std::to_string(reader->record_index())));
       for (const auto& entry : example.features().entries()) {
         if (!seen.emplace(std::string(entry.key), columns->size()).second) continue;
         if (columns->size() == max_columns) {
           return Status::ResourceExhausted(
-              path + ": record " + std::to_string((*reader)->record_index()) + ": the features of the records " +
+              path + ": record " + std::to_string(reader->record_index()) + ": the features of the records " +
               "make more than " + std::to_string(max_columns) + " columns (the limit; one per distinct feature " +
               "name); name the columns to export with --select a,b,... or raise --max-columns");
         }
         columns->emplace_back(entry.key);
       }
     }
-    TFQ_RETURN_IF_ERROR((*reader)->status());
+    TFQ_RETURN_IF_ERROR(reader->status());
   }
   return Status::OK();
 }

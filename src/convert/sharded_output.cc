@@ -77,10 +77,9 @@ Result<std::unique_ptr<ShardedOutput>> ShardedOutput::Create(const ShardedOutput
     const std::string path = options.num_shards == 0
                                  ? options.path
                                  : tfrecord::ShardName(options.path, k, n, options.suffix);
-    auto file = options.create_file ? options.create_file(path) : CreateOutputFile(path);
-    if (!file.ok()) return file.status();
+    TFQ_ASSIGN_OR_RETURN(auto file, options.create_file ? options.create_file(path) : CreateOutputFile(path));
     w->files_[k].path = path;
-    w->raw_[k] = std::move(file).value();
+    w->raw_[k] = std::move(file);
     auto tap = std::make_unique<FileTap>(w->raw_[k].get(), k, &w->options_);
     w->taps_[k] = tap.get();
     std::unique_ptr<OutputStream> stream = std::move(tap);

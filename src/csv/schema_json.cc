@@ -33,9 +33,7 @@ Result<ColumnSpec> SpecFromJson(const Json& j, std::string name) {
   ColumnSpec spec;
   spec.name = std::move(name);
   if (j.is_string()) {  // shorthand: "name": "kind"
-    Result<ColumnKind> kind = ParseColumnKind(j.get<std::string>());
-    if (!kind.ok()) return kind.status();
-    spec.kind = *kind;
+    TFQ_ASSIGN_OR_RETURN(spec.kind, ParseColumnKind(j.get<std::string>()));
     return spec;
   }
   if (!j.is_object()) return Status::InvalidArgument("a column must be an object, not " + ToJsonText(j));
@@ -48,9 +46,7 @@ Result<ColumnSpec> SpecFromJson(const Json& j, std::string name) {
       spec.name = v.get<std::string>();
     } else if (key == "kind") {
       if (!v.is_string()) return Status::InvalidArgument("\"kind\" must be a string");
-      Result<ColumnKind> kind = ParseColumnKind(v.get<std::string>());
-      if (!kind.ok()) return kind.status();
-      spec.kind = *kind;
+      TFQ_ASSIGN_OR_RETURN(spec.kind, ParseColumnKind(v.get<std::string>()));
       has_kind = true;
     } else if (key == "list_separator") {
       if (!v.is_string() || v.get<std::string>().size() != 1) {
@@ -74,20 +70,17 @@ Result<ColumnSpec> SpecFromJson(const Json& j, std::string name) {
       }
       std::string text;
       for (size_t i = 0; i < d.size(); ++i) {
-        Result<std::string> e = ScalarText(d[i]);
-        if (!e.ok()) return e.status();
-        if (e->find(spec.list_separator) != std::string::npos) {
-          return Status::InvalidArgument("the default element \"" + *e +
+        TFQ_ASSIGN_OR_RETURN(std::string e, ScalarText(d[i]));
+        if (e.find(spec.list_separator) != std::string::npos) {
+          return Status::InvalidArgument("the default element \"" + e +
                                          "\" contains the list separator");
         }
         if (i > 0) text += spec.list_separator;
-        text += *e;
+        text += e;
       }
       spec.default_value = std::move(text);
     } else {
-      Result<std::string> e = ScalarText(d);
-      if (!e.ok()) return e.status();
-      spec.default_value = std::move(*e);
+      TFQ_ASSIGN_OR_RETURN(spec.default_value, ScalarText(d));
     }
   }
   return spec;

@@ -158,9 +158,7 @@ Status ConvertYuv(ConverterState& st, const ConvertOptions& o, std::string_view 
 }  // namespace
 
 Status ConvertJpeg(ConverterState& st, const ConvertOptions& o, std::string_view input, ConvertedImage* out) {
-  Result<JpegInfo> parsed = ParseJpegHeader(input);
-  if (!parsed.ok()) return parsed.status();
-  const JpegInfo& info = parsed.value();
+  TFQ_ASSIGN_OR_RETURN(JpegInfo info, ParseJpegHeader(input));
   out->source_width = info.width;
   out->source_height = info.height;
   if (o.keep_original == KeepOriginal::kAlways) return CheckJpeg(st, o, input, info, out);

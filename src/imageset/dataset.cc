@@ -146,16 +146,15 @@ Status ListImageFolder(const std::string& root, Dataset* out, std::vector<std::s
 }
 
 Result<std::vector<std::string>> ReadLabelsFile(const std::string& path) {
-  auto in = OpenInputFile(path);
-  if (!in.ok()) return in.status();
+  TFQ_ASSIGN_OR_RETURN(auto in, OpenInputFile(path));
   std::string text;
   std::string_view chunk;
   while (true) {
-    Status s = (*in)->Peek(1 << 16, &chunk);
+    Status s = in->Peek(1 << 16, &chunk);
     if (!s.ok()) return s;
     if (chunk.empty()) break;
     text.append(chunk);
-    (*in)->Consume(chunk.size());
+    in->Consume(chunk.size());
   }
   std::vector<std::string> names;
   std::map<std::string, size_t> seen;
@@ -203,9 +202,7 @@ Result<Dataset> LoadDataset(const DatasetOptions& options) {
   }
   std::vector<std::string> from_file;
   if (!options.labels_file.empty()) {
-    auto names = ReadLabelsFile(options.labels_file);
-    if (!names.ok()) return names.status();
-    from_file = std::move(names).value();
+    TFQ_ASSIGN_OR_RETURN(from_file, ReadLabelsFile(options.labels_file));
   }
   // Numeric manifest labels are used as given.
   bool numeric = !options.manifest.empty();

@@ -128,17 +128,14 @@ Result<ImageSetResult> ConvertImageSet(const ImageSetOptions& o, ImageSetObserve
   if (o.num_tasks < 1 || o.task_index >= o.num_tasks) {
     return Status::InvalidArgument("--task-index must be below --num-tasks");
   }
-  auto loaded = LoadDataset(o.dataset);
-  if (!loaded.ok()) return loaded.status();
-  Dataset& ds = loaded.value();
+  TFQ_ASSIGN_OR_RETURN(auto ds, LoadDataset(o.dataset));
   FeatureKeys keys;
   TFQ_RETURN_IF_ERROR(ResolveFeatureKeys(o.keys_preset, o.key_renames, &ds.extra_columns, &keys));
   if (!ds.labelled) {  // no label features at all, rather than a label that means nothing
     keys.names[kLabel].clear();
     keys.names[kText].clear();
   }
-  Result<std::string> labels_text = o.labels_out.empty() ? std::string() : LabelsText(ds);
-  if (!labels_text.ok()) return labels_text.status();
+  TFQ_ASSIGN_OR_RETURN(std::string labels_text, o.labels_out.empty() ? std::string() : LabelsText(ds));
 
   const uint64_t n = ds.entries.size();
   std::vector<ImageItem> order(n);
@@ -150,14 +147,12 @@ Result<ImageSetResult> ConvertImageSet(const ImageSetOptions& o, ImageSetObserve
   }
 
   RecordConverter converter(o.convert, &keys, &ds.extra_columns, o.threads);
-  auto shards = ChooseShardCount(o, order, &converter);
-  if (!shards.ok()) return shards.status();
-  auto plan = ShardPlan::Create(n, shards.value(), o.task_index, o.num_tasks);
-  if (!plan.ok()) return plan.status();
+  TFQ_ASSIGN_OR_RETURN(auto shards, ChooseShardCount(o, order, &converter));
+  TFQ_ASSIGN_OR_RETURN(auto plan, ShardPlan::Create(n, shards, o.task_index, o.num_tasks));
 
   ShardedOutputOptions wopts;
   wopts.path = o.prefix;
-  wopts.num_shards = plan->num_shards();
+  wopts.num_shards = plan.num_shards();
   wopts.suffix = o.suffix;
   wopts.compression = o.compression;
   wopts.threads = converter.threads();
@@ -165,27 +160,23 @@ Result<ImageSetResult> ConvertImageSet(const ImageSetOptions& o, ImageSetObserve
   wopts.num_tasks = o.num_tasks;
   wopts.make_parent_dirs = true;
   // The manifest records each shard's SHA-256, taken from the bytes as they reach the file.
-  std::vector<Sha256> hashes(plan->num_shards());
+  std::vector<Sha256> hashes(plan.num_shards());
   wopts.on_file_bytes = [&](uint64_t k, std::string_view bytes) { hashes[k].Update(bytes); };
-  auto writer = ShardedOutput::Create(wopts);
-  if (!writer.ok()) return writer.status();
+  TFQ_ASSIGN_OR_RETURN(auto writer, ShardedOutput::Create(wopts));
   // The manifest (and --labels-out) are created now, so that a path that cannot be written fails
   // before the conversion, and are completed with the shards, all together, at the end.
   const std::string manifest_path = ManifestPath(o.prefix, o.task_index, o.num_tasks);
-  auto manifest_out = CreateOutputFile(manifest_path);
-  if (!manifest_out.ok()) return manifest_out.status();
+  TFQ_ASSIGN_OR_RETURN(auto manifest_out, CreateOutputFile(manifest_path));
   std::unique_ptr<OutputStream> labels_out;
   if (!o.labels_out.empty()) {
-    auto out = CreateOutputFile(o.labels_out);
-    if (!out.ok()) return out.status();
-    labels_out = std::move(out).value();
+    TFQ_ASSIGN_OR_RETURN(labels_out, CreateOutputFile(o.labels_out));
   }
 
   // This task's images, shard by shard.
   std::vector<ImageItem> items;
-  items.reserve(plan->OwnedImages());
-  for (uint64_t k = o.task_index; k < plan->num_shards(); k += o.num_tasks) {
-    for (uint64_t p = plan->Begin(k); p < plan->End(k); ++p) items.push_back(order[p]);
+  items.reserve(plan.OwnedImages());
+  for (uint64_t k = o.task_index; k < plan.num_shards(); k += o.num_tasks) {
+    for (uint64_t p = plan.Begin(k); p < plan.End(k); ++p) items.push_back(order[p]);
   }
 
   RunManifest manifest;
@@ -197,7 +188,7 @@ Result<ImageSetResult> ConvertImageSet(const ImageSetOptions& o, ImageSetObserve
     if (slot.status.ok()) {
       progress.output_bytes += slot.record.size() + tfrecord::kHeaderSize + tfrecord::kFooterSize;
       observer->OnProgress(progress);
-      return (*writer)->WriteRecord(plan->ShardOf(slot.position), slot.record);
+      return writer->WriteRecord(plan.ShardOf(slot.position), slot.record);
     }
     ++progress.failures;
     manifest.failures.push_back({slot.position, slot.entry->path, Reason(slot.status, slot.entry->path)});
@@ -211,7 +202,7 @@ Result<ImageSetResult> ConvertImageSet(const ImageSetOptions& o, ImageSetObserve
     return Status::OK();
   };
   TFQ_RETURN_IF_ERROR(ConvertInOrder(&converter, items, sink));
-  TFQ_RETURN_IF_ERROR((*writer)->Finish());
+  TFQ_RETURN_IF_ERROR(writer->Finish());
 
   ImageSetResult result;
   result.files_found = n;
@@ -219,15 +210,15 @@ Result<ImageSetResult> ConvertImageSet(const ImageSetOptions& o, ImageSetObserve
   result.failures = progress.failures;
   manifest.files_found = n;
   manifest.ignored_files = ds.ignored_files;
-  manifest.num_shards = plan->num_shards();
+  manifest.num_shards = plan.num_shards();
   manifest.task_index = o.task_index;
   manifest.num_tasks = o.num_tasks;
   manifest.labelled = ds.labelled;
   manifest.class_names = ds.class_names;
   manifest.label_offset = ds.label_offset;
   manifest.options = OptionsJson(o, keys, ds.extra_columns);
-  for (uint64_t k = o.task_index; k < plan->num_shards(); k += o.num_tasks) {
-    const OutputFile& info = (*writer)->files()[k];
+  for (uint64_t k = o.task_index; k < plan.num_shards(); k += o.num_tasks) {
+    const OutputFile& info = writer->files()[k];
     ShardEntry e;
     e.index = k;
     e.file = BaseName(info.path);
@@ -241,30 +232,29 @@ Result<ImageSetResult> ConvertImageSet(const ImageSetOptions& o, ImageSetObserve
   }
   // Everything that can fail has run but the renames: the shards, the labels and last the
   // manifest now take their final names together, or none does.
-  TFQ_RETURN_IF_ERROR((*manifest_out)->Write(ManifestText(manifest)));
-  if (labels_out) TFQ_RETURN_IF_ERROR(labels_out->Write(labels_text.value()));
-  TFQ_RETURN_IF_ERROR((*writer)->Commit({labels_out.get(), manifest_out->get()}));
+  TFQ_RETURN_IF_ERROR(manifest_out->Write(ManifestText(manifest)));
+  if (labels_out) TFQ_RETURN_IF_ERROR(labels_out->Write(labels_text));
+  TFQ_RETURN_IF_ERROR(writer->Commit({labels_out.get(), manifest_out.get()}));
   result.manifest_path = manifest_path;
   return result;
 }
 
 Result<ImageSetResult> MergeImageSetManifests(const std::string& prefix, uint64_t num_tasks, int threads) {
-  auto merged = MergeTaskManifests(prefix, num_tasks);
-  if (!merged.ok()) return merged.status();
-  TFQ_RETURN_IF_ERROR(CheckShardFiles(prefix, merged.value(), num_tasks, threads));
+  TFQ_ASSIGN_OR_RETURN(auto merged, MergeTaskManifests(prefix, num_tasks));
+  TFQ_RETURN_IF_ERROR(CheckShardFiles(prefix, merged, num_tasks, threads));
   ImageSetResult result;
-  result.files_found = merged->files_found;
-  result.task_images = merged->files_found;
-  result.records = merged->records();
-  result.failures = merged->failures.size();
+  result.files_found = merged.files_found;
+  result.task_images = merged.files_found;
+  result.records = merged.records();
+  result.failures = merged.failures.size();
   const size_t slash = prefix.rfind('/');
   const std::string dir = slash == std::string::npos ? "" : prefix.substr(0, slash + 1);
-  for (const ShardEntry& s : merged->shards) {
+  for (const ShardEntry& s : merged.shards) {
     result.shard_paths.push_back(dir + s.file);
     result.bytes += s.bytes;
   }
   result.manifest_path = ManifestPath(prefix, 0, 1);
-  TFQ_RETURN_IF_ERROR(WriteManifest(merged.value(), result.manifest_path));
+  TFQ_RETURN_IF_ERROR(WriteManifest(merged, result.manifest_path));
   return result;
 }
 

@@ -28,11 +28,10 @@ std::string Resolve(const std::string& root, std::string_view path) {
 
 Status ReadCsvManifest(const std::string& path, const std::string& root, char delimiter, Dataset* out,
                        std::vector<std::string>* labels) {
-  auto in = OpenInputFile(path);
-  if (!in.ok()) return in.status();
+  TFQ_ASSIGN_OR_RETURN(auto in, OpenInputFile(path));
   csv::ParseOptions popts;
   popts.delimiter = delimiter;
-  csv::Chunker chunker(in->get(), popts);
+  csv::Chunker chunker(in.get(), popts);
   csv::ChunkParser parser(popts);
   csv::Chunk chunk;
   chunk.source = path;
@@ -102,9 +101,8 @@ Status ScalarText(const nlohmann::json& v, std::string* text, bool* is_string) {
 
 Status ReadJsonLinesManifest(const std::string& path, const std::string& root, Dataset* out,
                              std::vector<std::string>* labels) {
-  auto in = OpenInputFile(path);
-  if (!in.ok()) return in.status();
-  LineReader reader(in->get(), 16 << 20);
+  TFQ_ASSIGN_OR_RETURN(auto in, OpenInputFile(path));
+  LineReader reader(in.get(), 16 << 20);
   std::map<std::string, size_t> column_of;
   std::vector<bool> was_string;
   std::string_view line;

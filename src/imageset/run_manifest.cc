@@ -99,10 +99,9 @@ Result<RunManifest> ManifestFromJson(const nlohmann::ordered_json& j, const std:
 std::string ManifestText(const RunManifest& m) { return ToJsonText(ManifestToJson(m), 2) + "\n"; }
 
 Status WriteManifest(const RunManifest& m, const std::string& path) {
-  auto out = CreateOutputFile(path);
-  if (!out.ok()) return out.status();
-  TFQ_RETURN_IF_ERROR((*out)->Write(ManifestText(m)));
-  return (*out)->Close();
+  TFQ_ASSIGN_OR_RETURN(auto out, CreateOutputFile(path));
+  TFQ_RETURN_IF_ERROR(out->Write(ManifestText(m)));
+  return out->Close();
 }
 
 Result<RunManifest> ReadManifestFile(const std::string& path) {

@@ -21,15 +21,14 @@ std::string Dir(const std::string& prefix) {
 }
 
 Status HashFile(const std::string& path, std::string* hex) {
-  auto in = OpenInputFile(path);
-  if (!in.ok()) return in.status();
+  TFQ_ASSIGN_OR_RETURN(auto in, OpenInputFile(path));
   Sha256 hash;
   for (;;) {
     std::string_view chunk;
-    TFQ_RETURN_IF_ERROR((*in)->Peek(1 << 20, &chunk));
+    TFQ_RETURN_IF_ERROR(in->Peek(1 << 20, &chunk));
     if (chunk.empty()) break;
     hash.Update(chunk);
-    (*in)->Consume(chunk.size());
+    in->Consume(chunk.size());
   }
   *hex = DigestHex(hash.Final());
   return Status::OK();

@@ -203,10 +203,9 @@ Result<std::unique_ptr<InputStream>> OpenStretch(const std::string& path, const 
   if (!indexed) return OpenInputFile(path, pattern);
   if (!serial && indexed->inflated) return indexed->inflated->NewReader();
   if (!serial) return std::unique_ptr<InputStream>(std::make_unique<PointInflatingStream>(indexed->file, indexed->index));
-  Result<tfrecord::OpenedInput> in =
-      tfrecord::OpenRecordInput(path, indexed->compression, options.decompression, pattern);
-  if (!in.ok()) return in.status();
-  return std::move(in->stream);
+  TFQ_ASSIGN_OR_RETURN(tfrecord::OpenedInput in,
+                       tfrecord::OpenRecordInput(path, indexed->compression, options.decompression, pattern));
+  return std::move(in.stream);
 }
 
 // Whether the stretches' checksums show the file's one gzip member (or zlib stream) whole: each

@@ -170,12 +170,11 @@ Result<InferredSpec> InferSpecFromFiles(const std::vector<std::string>& paths,
   PayloadParser parser(/*sequence=*/false);
   for (const std::string& path : paths) {
     if (builder.records() >= options.max_records) break;
-    Result<tfrecord::OpenedInput> opened =
-        tfrecord::OpenRecordInput(path, options.compression, options.decompression);
-    if (!opened.ok()) return opened.status();
+    TFQ_ASSIGN_OR_RETURN(tfrecord::OpenedInput opened,
+                         tfrecord::OpenRecordInput(path, options.compression, options.decompression));
     tfrecord::RecordReaderOptions reader_options;
     reader_options.max_record_bytes = options.max_record_bytes;
-    tfrecord::RecordReader reader(std::move(opened->stream), reader_options);
+    tfrecord::RecordReader reader(std::move(opened.stream), reader_options);
     std::string_view record;
     while (builder.records() < options.max_records && reader.Read(&record)) {
       Status parsed = parser.Parse(record);

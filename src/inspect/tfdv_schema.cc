@@ -270,12 +270,11 @@ std::string WriteTfdvSchema(const InferredSpec& spec) {
 }
 
 Result<TfdvSchema> ParseTfdvSchema(std::string_view text) {
-  Result<TextMessage> root = ParseProtobufText(text);
-  if (!root.ok()) return root.status();
+  TFQ_ASSIGN_OR_RETURN(TextMessage root, ParseProtobufText(text));
   Reader reader;
-  TFQ_RETURN_IF_ERROR(reader.CollectNamed(*root));
+  TFQ_RETURN_IF_ERROR(reader.CollectNamed(root));
   TfdvSchema schema;
-  for (const TextField* f : root->All("feature")) {
+  for (const TextField* f : root.All("feature")) {
     schema.features.emplace_back();
     TFQ_RETURN_IF_ERROR(reader.Feature(*f, &schema.features.back()));
   }
@@ -284,15 +283,14 @@ Result<TfdvSchema> ParseTfdvSchema(std::string_view text) {
 
 Result<TfdvSchema> ReadTfdvSchemaFile(const std::string& path) {
   constexpr size_t kMaxSchemaBytes = size_t{64} << 20;  // schemas are kilobytes; this is a typo'd path
-  Result<std::unique_ptr<InputStream>> in = OpenInputFile(path);
-  if (!in.ok()) return in.status();
+  TFQ_ASSIGN_OR_RETURN(std::unique_ptr<InputStream> in, OpenInputFile(path));
   std::string text;
   while (true) {
     std::string_view chunk;
-    TFQ_RETURN_IF_ERROR((*in)->Peek(1, &chunk));
+    TFQ_RETURN_IF_ERROR(in->Peek(1, &chunk));
     if (chunk.empty()) break;
     text.append(chunk);
-    (*in)->Consume(chunk.size());
+    in->Consume(chunk.size());
     if (text.size() > kMaxSchemaBytes) {
       return Status::InvalidData(path + ": over 64 MiB: not a schema in protobuf text format");
     }

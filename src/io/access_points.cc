@@ -150,16 +150,13 @@ Result<AccessPointIndex> DecodeAccessPointIndex(std::string_view bytes, const st
 
 Result<AccessPointIndex> ReadAccessPointIndexFor(const RandomAccessFile& file, Compression compression,
                                                  const std::string& points_path) {
-  Result<std::string> bytes = RandomAccessFile::ReadAll(points_path);
-  if (!bytes.ok()) return bytes.status();
-  Result<AccessPointIndex> decoded = DecodeAccessPointIndex(bytes.value(), points_path);
-  if (!decoded.ok()) return decoded.status();
-  Result<FileFingerprint> now = FingerprintOf(file);
-  if (!now.ok()) return now.status();
-  if (decoded->compression != compression || !(decoded->file == now.value())) {
+  TFQ_ASSIGN_OR_RETURN(std::string bytes, RandomAccessFile::ReadAll(points_path));
+  TFQ_ASSIGN_OR_RETURN(AccessPointIndex decoded, DecodeAccessPointIndex(bytes, points_path));
+  TFQ_ASSIGN_OR_RETURN(FileFingerprint now, FingerprintOf(file));
+  if (decoded.compression != compression || !(decoded.file == now)) {
     return Status::Corruption(points_path + ": stale: it was built for another version of " + file.name() +
-                              " (" + std::to_string(decoded->file.size) + " bytes then, " +
-                              std::to_string(now->size) + " now, or different first or last bytes)");
+                              " (" + std::to_string(decoded.file.size) + " bytes then, " +
+                              std::to_string(now.size) + " now, or different first or last bytes)");
   }
   return decoded;
 }

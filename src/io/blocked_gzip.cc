@@ -125,9 +125,7 @@ Result<AccessPointIndex> BlockedGzipAccessPoints(const RandomAccessFile& file) {
 
   AccessPointIndex index;
   index.compression = Compression::kGzip;
-  Result<FileFingerprint> fingerprint = FingerprintOf(file);
-  if (!fingerprint.ok()) return fingerprint.status();
-  index.file = fingerprint.value();
+  TFQ_ASSIGN_OR_RETURN(index.file, FingerprintOf(file));
   index.uncompressed_size = full + last;
   index.span = block * every;
   index.points.push_back(AccessPoint{0, start->data_offset, 0, {}});

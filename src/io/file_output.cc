@@ -165,9 +165,9 @@ Result<std::unique_ptr<OutputStream>> CreateOutputFile(const std::string& path) 
   std::string temp_path = path.substr(0, base_start) + ".tfq-partial." +
                           path.substr(base_start) + "." + std::to_string(getpid());
 
-  Result<std::unique_ptr<StagedFile>> temp = StagedFile::Create(std::move(temp_path), path + ": cannot create");
-  if (!temp.ok()) return temp.status();
-  return std::unique_ptr<OutputStream>(std::make_unique<AtomicFileOutputStream>(path, std::move(temp).value()));
+  TFQ_ASSIGN_OR_RETURN(std::unique_ptr<StagedFile> temp,
+                       StagedFile::Create(std::move(temp_path), path + ": cannot create"));
+  return std::unique_ptr<OutputStream>(std::make_unique<AtomicFileOutputStream>(path, std::move(temp)));
 }
 
 }  // namespace tfq

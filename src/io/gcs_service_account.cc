@@ -70,9 +70,8 @@ Result<std::string> ServiceAccountJwt(const ServiceAccountKey& key, int64_t now)
                                  {"iat", now},
                                  {"exp", now + 3600}};
   const std::string signed_part = Base64Url(header) + "." + Base64Url(claims.dump());
-  Result<std::string> signature = SignRs256(key.private_key, signed_part);
-  if (!signature.ok()) return signature.status();
-  return signed_part + "." + Base64Url(*signature);
+  TFQ_ASSIGN_OR_RETURN(std::string signature, SignRs256(key.private_key, signed_part));
+  return signed_part + "." + Base64Url(signature);
 }
 
 Result<std::string> ServiceAccountTokens::Token() {

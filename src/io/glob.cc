@@ -96,11 +96,10 @@ Status ExpandUrl(const std::string& url, bool check_existence, std::vector<std::
     out->push_back(url);
     return Status::OK();
   }
-  Result<std::vector<std::string>> matches = fs->Match(url);
-  if (!matches.ok()) return matches.status();
-  std::erase_if(*matches, [](const std::string& m) { return IsPartialOutput(m); });
-  if (matches->empty()) return Status::NotFound("no objects match '" + url + "'");
-  out->insert(out->end(), matches->begin(), matches->end());
+  TFQ_ASSIGN_OR_RETURN(std::vector<std::string> matches, fs->Match(url));
+  std::erase_if(matches, [](const std::string& m) { return IsPartialOutput(m); });
+  if (matches.empty()) return Status::NotFound("no objects match '" + url + "'");
+  out->insert(out->end(), matches.begin(), matches.end());
   return Status::OK();
 }
 

@@ -183,10 +183,9 @@ class ObjectRandomAccessFile final : public RandomAccessFile {
 
 Result<std::unique_ptr<InputStream>> OpenObjectInput(std::shared_ptr<const ObjectStore> store,
                                                      const std::string& url, ReadPattern pattern) {
-  Result<uint64_t> size = store->Size(url);
-  if (!size.ok()) return size.status();
+  TFQ_ASSIGN_OR_RETURN(uint64_t size, store->Size(url));
   return std::unique_ptr<InputStream>(
-      std::make_unique<ObjectInputStream>(std::move(store), url, *size, pattern));
+      std::make_unique<ObjectInputStream>(std::move(store), url, size, pattern));
 }
 
 std::unique_ptr<RandomAccessFile> NewObjectRandomAccessFile(std::shared_ptr<const ObjectStore> store,

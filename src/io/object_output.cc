@@ -68,9 +68,7 @@ class ObjectOutputStream final : public OutputStream {
   // Uploads the buffer as the next part on a background thread, after the previous part is done.
   Status SendPart() {
     if (upload_id_.empty()) {
-      Result<std::string> id = store_->CreateUpload(url_);
-      if (!id.ok()) return id.status();
-      upload_id_ = std::move(id).value();
+      TFQ_ASSIGN_OR_RETURN(upload_id_, store_->CreateUpload(url_));
     }
     TFQ_RETURN_IF_ERROR(WaitForPart());
     sending_ = std::move(buffer_);
@@ -87,9 +85,7 @@ class ObjectOutputStream final : public OutputStream {
 
   Status WaitForPart() {
     if (!pending_.valid()) return Status::OK();
-    Result<std::string> etag = pending_.get();
-    if (!etag.ok()) return etag.status();
-    etags_.back() = std::move(etag).value();
+    TFQ_ASSIGN_OR_RETURN(etags_.back(), pending_.get());
     return Status::OK();
   }
 

@@ -278,9 +278,7 @@ class S3Store final : public ObjectStore {
     const std::string payload_sha = config_.auth == StoreAuth::kSigV4 ? Sha256Hex(body) : "";
     std::string bearer_token = config_.bearer_token;
     if (config_.service_account) {
-      Result<std::string> token = config_.service_account->Token();
-      if (!token.ok()) return token.status();
-      bearer_token = std::move(token).value();
+      TFQ_ASSIGN_OR_RETURN(bearer_token, config_.service_account->Token());
     }
     auto make = [&, path, host, query_string, payload_sha]() {
       HttpRequest request;
@@ -389,9 +387,8 @@ Result<std::shared_ptr<const ObjectStore>> ObjectStore::ForUrl(const std::string
     if (scheme == "http" || scheme == "https") {
       store = std::make_shared<HttpStore>();
     } else {
-      Result<StoreConfig> config = StoreConfigFromEnvironment(scheme);
-      if (!config.ok()) return config.status();
-      store = std::make_shared<S3Store>(std::move(config).value());
+      TFQ_ASSIGN_OR_RETURN(StoreConfig config, StoreConfigFromEnvironment(scheme));
+      store = std::make_shared<S3Store>(std::move(config));
     }
   }
   return store;

@@ -127,11 +127,10 @@ Result<StoreConfig> StoreConfigFromEnvironment(const std::string& scheme) {
       if (!in) return Status::InvalidArgument(where + ": cannot read the service-account key file");
       std::stringstream text;
       text << in.rdbuf();
-      Result<ServiceAccountKey> key = ParseServiceAccountKey(text.str(), where);
-      if (!key.ok()) return key.status();
-      c.credential_source = "service account " + key->client_email + " of " + where;
+      TFQ_ASSIGN_OR_RETURN(ServiceAccountKey key, ParseServiceAccountKey(text.str(), where));
+      c.credential_source = "service account " + key.client_email + " of " + where;
       c.auth = StoreAuth::kBearer;
-      c.service_account = std::make_shared<ServiceAccountTokens>(std::move(key).value(), where);
+      c.service_account = std::make_shared<ServiceAccountTokens>(std::move(key), where);
     }
   }
   return c;

@@ -148,11 +148,10 @@ Status PreadRandomAccessFile::Read(uint64_t offset, size_t n, char* dst, size_t*
 }
 
 Result<std::string> RandomAccessFile::ReadAll(const std::string& path) {
-  Result<std::unique_ptr<RandomAccessFile>> file = Open(path);
-  if (!file.ok()) return file.status();
-  std::string bytes(static_cast<size_t>((*file)->size()), '\0');
+  TFQ_ASSIGN_OR_RETURN(std::unique_ptr<RandomAccessFile> file, Open(path));
+  std::string bytes(static_cast<size_t>(file->size()), '\0');
   size_t got = 0;
-  TFQ_RETURN_IF_ERROR((*file)->Read(0, bytes.size(), bytes.data(), &got));
+  TFQ_RETURN_IF_ERROR(file->Read(0, bytes.size(), bytes.data(), &got));
   bytes.resize(got);
   return bytes;
 }

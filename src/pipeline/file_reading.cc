@@ -138,15 +138,14 @@ Status FetchRecords(const ReadContext& context, const std::vector<RecordSource>&
                                      "; the file changed since the pipeline state was saved");
     };
     if (source.file != open_file || reader == nullptr || source.offset < next_offset) {
-      Result<tfrecord::OpenedInput> input =
-          tfrecord::OpenRecordInput(path, context.compression, context.decompression);
-      if (!input.ok()) return input.status();
+      TFQ_ASSIGN_OR_RETURN(tfrecord::OpenedInput input,
+                           tfrecord::OpenRecordInput(path, context.compression, context.decompression));
       uint64_t skipped = 0;
-      TFQ_RETURN_IF_ERROR(input.value().stream->Skip(source.offset, &skipped));
+      TFQ_RETURN_IF_ERROR(input.stream->Skip(source.offset, &skipped));
       if (skipped != source.offset) return changed();
       tfrecord::RecordReaderOptions options;
       options.max_record_bytes = context.max_record_bytes;
-      reader = std::make_unique<tfrecord::RecordReader>(std::move(input.value().stream), options);
+      reader = std::make_unique<tfrecord::RecordReader>(std::move(input.stream), options);
       reader->StartAt(source.index, 0);
       open_file = source.file;
       next_offset = source.offset;

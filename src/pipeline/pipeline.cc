@@ -58,9 +58,8 @@ uint64_t Fingerprint(const PipelineOptions& o, const std::vector<std::string>& f
 
 Result<std::unique_ptr<Pipeline>> Pipeline::Open(const PipelineOptions& options) {
   TFQ_RETURN_IF_ERROR(ValidatePipelineOptions(options));
-  Result<std::unique_ptr<RecordStream>> stream = RecordStream::Open(options.read);
-  if (!stream.ok()) return stream.status();
-  return std::unique_ptr<Pipeline>(new Pipeline(options, std::move(stream).value(), nullptr));
+  TFQ_ASSIGN_OR_RETURN(std::unique_ptr<RecordStream> stream, RecordStream::Open(options.read));
+  return std::unique_ptr<Pipeline>(new Pipeline(options, std::move(stream), nullptr));
 }
 
 Result<std::unique_ptr<Pipeline>> Pipeline::Open(const PipelineOptions& options,
@@ -69,19 +68,17 @@ Result<std::unique_ptr<Pipeline>> Pipeline::Open(const PipelineOptions& options,
   if (!options.read.deterministic) {
     return Status::InvalidArgument("pipeline: resuming from a state needs deterministic order");
   }
-  Result<PipelineState> state = PipelineStateFromJson(state_text);
-  if (!state.ok()) return state.status();
-  Result<std::vector<std::string>> files = ExpandInputPaths(options.read.inputs, /*check_existence=*/false);
-  if (!files.ok()) return files.status();
-  if (state->fingerprint != Fingerprint(options, *files)) {
+  TFQ_ASSIGN_OR_RETURN(PipelineState state, PipelineStateFromJson(state_text));
+  TFQ_ASSIGN_OR_RETURN(std::vector<std::string> files,
+                       ExpandInputPaths(options.read.inputs, /*check_existence=*/false));
+  if (state.fingerprint != Fingerprint(options, files)) {
     return Status::InvalidArgument(
         "pipeline state: saved by a pipeline with other files or options (inputs, shards, ranks, "
         "shuffling, seed, epochs, batch size); open it with the options it was saved with");
   }
-  Result<std::unique_ptr<RecordStream>> stream = RecordStream::Open(options.read, &state->stream);
-  if (!stream.ok()) return stream.status();
-  std::unique_ptr<Pipeline> pipeline(new Pipeline(options, std::move(stream).value(), &*state));
-  TFQ_RETURN_IF_ERROR(pipeline->RestorePending(state->pending));
+  TFQ_ASSIGN_OR_RETURN(std::unique_ptr<RecordStream> stream, RecordStream::Open(options.read, &state.stream));
+  std::unique_ptr<Pipeline> pipeline(new Pipeline(options, std::move(stream), &state));
+  TFQ_RETURN_IF_ERROR(pipeline->RestorePending(state.pending));
   return pipeline;
 }
 

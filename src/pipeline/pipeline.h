@@ -8,11 +8,10 @@
 //   options.read.epochs = 3;
 //   options.batch_size = 32;
 //   options.features = {FixedLenInt64("label", 1, {-1}), VarLenFloat("scores")};
-//   Result<std::unique_ptr<Pipeline>> pipeline = Pipeline::Open(options);
-//   if (!pipeline.ok()) return pipeline.status();
+//   TFQ_ASSIGN_OR_RETURN(std::unique_ptr<Pipeline> pipeline, Pipeline::Open(options));
 //   Batch batch;
-//   while ((*pipeline)->Next(&batch)) Train(batch);
-//   if (!(*pipeline)->status().ok()) return (*pipeline)->status();
+//   while (pipeline->Next(&batch)) Train(batch);
+//   if (!pipeline->status().ok()) return pipeline->status();
 //
 // Threads: the reader pool (interleave) and the parse pool; both are started by Open and joined by
 // Stop or the destructor. A parse thread takes the next chunk of whole batches from the record

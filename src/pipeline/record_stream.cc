@@ -104,36 +104,35 @@ Status OpenRecordFiles(const ReadOptions& o, const std::vector<std::string>& fil
 Result<std::unique_ptr<RecordStream>> RecordStream::Open(const ReadOptions& options,
                                                          const StreamState* from) {
   TFQ_RETURN_IF_ERROR(ValidateReadOptions(options));
-  Result<std::vector<std::string>> expanded = ExpandInputPaths(options.inputs, /*check_existence=*/false);
-  if (!expanded.ok()) return expanded.status();
-  if (expanded->size() > std::numeric_limits<uint32_t>::max()) {
+  TFQ_ASSIGN_OR_RETURN(std::vector<std::string> expanded,
+                       ExpandInputPaths(options.inputs, /*check_existence=*/false));
+  if (expanded.size() > std::numeric_limits<uint32_t>::max()) {
     return Status::InvalidArgument("pipeline: more than 2^32 input files");
   }
   // The files the ranks split (with ranks, file_shard is left at its default, so all of them).
   std::vector<std::string> files;
-  for (size_t i = 0; i < expanded->size(); ++i) {
-    if (i % options.file_shard.count == options.file_shard.index) files.push_back((*expanded)[i]);
+  for (size_t i = 0; i < expanded.size(); ++i) {
+    if (i % options.file_shard.count == options.file_shard.index) files.push_back(expanded[i]);
   }
   std::vector<std::unique_ptr<tfrecord::RecordFile>> record_files;
   std::vector<uint64_t> counts;
   if (options.world_size > 1 || options.global_shuffle) {
     TFQ_RETURN_IF_ERROR(OpenRecordFiles(options, files, &record_files, &counts));
   }
-  Result<RankPlan> plan = PlanRanks(options, counts);
-  if (!plan.ok()) return plan.status();
+  TFQ_ASSIGN_OR_RETURN(RankPlan plan, PlanRanks(options, counts));
   ReadOptions effective = options;
-  effective.record_shard = plan->record_shard;
-  if (plan->file_shard.count > 1) {  // ranks split by file (the user's file_shard is the default)
-    effective.file_shard = plan->file_shard;
+  effective.record_shard = plan.record_shard;
+  if (plan.file_shard.count > 1) {  // ranks split by file (the user's file_shard is the default)
+    effective.file_shard = plan.file_shard;
     std::vector<std::string> share;
     for (size_t i = 0; i < files.size(); ++i) {
-      if (i % plan->file_shard.count == plan->file_shard.index) share.push_back(std::move(files[i]));
+      if (i % plan.file_shard.count == plan.file_shard.index) share.push_back(std::move(files[i]));
     }
     files = std::move(share);
   }
   if (!options.global_shuffle) record_files.clear();  // only counted
-  std::unique_ptr<RecordStream> stream(new RecordStream(effective, std::move(files), plan->quota,
-                                                        plan->padding_shard, std::move(record_files)));
+  std::unique_ptr<RecordStream> stream(new RecordStream(effective, std::move(files), plan.quota,
+                                                        plan.padding_shard, std::move(record_files)));
   if (from != nullptr) TFQ_RETURN_IF_ERROR(stream->Restore(*from));
   return stream;
 }

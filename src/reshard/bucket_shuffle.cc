@@ -13,10 +13,9 @@ u128 CeilDiv128(u128 a, u128 b) { return a / b + (a % b != 0); }
 }  // namespace
 
 Result<std::unique_ptr<BucketShuffle>> BucketShuffle::Create(BucketShuffleOptions options) {
-  Result<std::unique_ptr<RecordArena>> arena = RecordArena::Create(options.memory);
-  if (!arena.ok()) return arena.status();
+  TFQ_ASSIGN_OR_RETURN(std::unique_ptr<RecordArena> arena, RecordArena::Create(options.memory));
   return std::unique_ptr<BucketShuffle>(
-      new BucketShuffle(std::move(options), std::move(arena).value()));
+      new BucketShuffle(std::move(options), std::move(arena)));
 }
 
 BucketShuffle::~BucketShuffle() = default;
@@ -62,9 +61,7 @@ Status BucketShuffle::Add(uint64_t key, std::string_view payload) {
 
 Status BucketShuffle::FlushArena(std::vector<Bucket>* buckets) {
   if (!spill_) {
-    Result<std::unique_ptr<SpillFile>> spill = SpillFile::Create(options_.tmp_dir);
-    if (!spill.ok()) return spill.status();
-    spill_ = std::move(spill).value();
+    TFQ_ASSIGN_OR_RETURN(spill_, SpillFile::Create(options_.tmp_dir));
   }
   arena_->SortByKey();
   std::vector<std::string_view> parts;

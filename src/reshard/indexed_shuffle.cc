@@ -46,9 +46,8 @@ Status IndexedShuffle::Add(uint64_t key, uint32_t file, uint64_t framed_offset, 
 Status IndexedShuffle::OpenInputs(std::vector<std::shared_ptr<const RandomAccessFile>>* inputs) const {
   for (const std::string& path : paths_) {
     // Records are read in key order: read-ahead would fetch their neighbours for nothing.
-    Result<std::unique_ptr<RandomAccessFile>> input = OpenInputAgain(path, /*random_order=*/true);
-    if (!input.ok()) return input.status();
-    inputs->push_back(std::move(input).value());
+    TFQ_ASSIGN_OR_RETURN(std::unique_ptr<RandomAccessFile> input, OpenInputAgain(path, /*random_order=*/true));
+    inputs->push_back(std::move(input));
   }
   return Status::OK();
 }

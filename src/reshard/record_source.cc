@@ -31,9 +31,7 @@ Result<OpenedRecordFile> OpenRecordFile(const std::string& path, const InputOpti
     Result<std::unique_ptr<RandomAccessFile>> file = RandomAccessFile::Open(path);
     if (file.ok()) {
       // One open file for both: the stream reads it ahead, the copies read it at offsets.
-      Result<std::unique_ptr<InputStream>> stream = (*file)->OpenStream(ReadPattern::kReadAhead);
-      if (!stream.ok()) return stream.status();
-      opened.stream = std::move(stream).value();
+      TFQ_ASSIGN_OR_RETURN(opened.stream, (*file)->OpenStream(ReadPattern::kReadAhead));
       opened.regular = true;
       opened.file_bytes = (*file)->size();
       opened.source = std::move(file).value();
@@ -42,9 +40,7 @@ Result<OpenedRecordFile> OpenRecordFile(const std::string& path, const InputOpti
     }  // else no longer a regular file (replaced since the stat()): opened as a stream below
   }
   if (!opened.stream) {
-    Result<std::unique_ptr<InputStream>> raw = OpenInputFile(path);
-    if (!raw.ok()) return raw.status();
-    opened.stream = std::move(raw).value();
+    TFQ_ASSIGN_OR_RETURN(opened.stream, OpenInputFile(path));
   }
   Compression c = options.compression;
   if (c == Compression::kAuto) {
@@ -85,15 +81,14 @@ Result<InputSurvey> SurveyInputs(const std::vector<std::string>& paths, const In
       survey.sizes_exact = false;
       continue;
     }
-    Result<OpenedRecordFile> file = OpenRecordFile(path, options);
-    if (!file.ok()) return file.status();
-    survey.file_bytes += file->file_bytes;
-    if (!file->regular) survey.rereadable = false;
-    if (!file->regular || file->compression != Compression::kNone) {
+    TFQ_ASSIGN_OR_RETURN(OpenedRecordFile file, OpenRecordFile(path, options));
+    survey.file_bytes += file.file_bytes;
+    if (!file.regular) survey.rereadable = false;
+    if (!file.regular || file.compression != Compression::kNone) {
       survey.sizes_exact = false;
       continue;
     }
-    tfrecord::RecordReader reader(std::move(file->stream), options.reader);
+    tfrecord::RecordReader reader(std::move(file.stream), options.reader);
     for (uint64_t i = 0; i < sample_per_file && reader.Skip(); ++i) {
       ++survey.sampled_records;
       survey.sampled_bytes += reader.record_framed_size();
@@ -106,9 +101,8 @@ Result<InputSurvey> SurveyInputs(const std::vector<std::string>& paths, const In
 Result<RecordCount> CountRecords(const std::vector<std::string>& paths, const InputOptions& options) {
   RecordCount count;
   for (const auto& path : paths) {
-    Result<OpenedRecordFile> file = OpenRecordFile(path, options);
-    if (!file.ok()) return file.status();
-    tfrecord::RecordReader reader(std::move(file->stream), options.reader);
+    TFQ_ASSIGN_OR_RETURN(OpenedRecordFile file, OpenRecordFile(path, options));
+    tfrecord::RecordReader reader(std::move(file.stream), options.reader);
     while (reader.Skip()) {
       ++count.records;
       count.framed_bytes += reader.record_framed_size();

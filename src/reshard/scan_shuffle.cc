@@ -182,10 +182,9 @@ Status ScanShuffle::Add(uint32_t file, uint64_t framed_offset, uint64_t size) {
 
 Status ScanShuffle::CheckSizes() const {
   for (size_t f = 0; f < file_ends_.size(); ++f) {
-    Result<uint64_t> size = inputs_[f]->CurrentSize();
-    if (!size.ok()) return size.status();
-    if (size.value() < file_ends_[f]) {
-      return Status::Corruption(paths_[f] + ": now " + std::to_string(size.value()) +
+    TFQ_ASSIGN_OR_RETURN(uint64_t size, inputs_[f]->CurrentSize());
+    if (size < file_ends_[f]) {
+      return Status::Corruption(paths_[f] + ": now " + std::to_string(size) +
                                 " bytes, but its records were read up to byte " + std::to_string(file_ends_[f]) +
                                 " (inputs must not change during a shuffle)");
     }
@@ -385,17 +384,15 @@ Status ScanShuffle::Drain(const ShuffleKeys& keys, const Emit& emit) {
     return Status::ResourceExhausted("re-scanning would take more than " + std::to_string(kScanMaxRanges) +
                                      " passes over the inputs; raise --memory or use --method buckets");
   }
-  Result<std::vector<ScanRange>> plan = PlanScanRanges(
-      sizes_.size(), keys, [&](uint64_t i) { return sizes_[i] + tfrecord::kFramingOverhead; }, budget);
-  if (!plan.ok()) return plan.status();
-  const std::vector<ScanRange>& ranges = plan.value();
+  TFQ_ASSIGN_OR_RETURN(
+      const std::vector<ScanRange> ranges,
+      PlanScanRanges(sizes_.size(), keys, [&](uint64_t i) { return sizes_[i] + tfrecord::kFramingOverhead; }, budget));
   if (ranges.empty()) return Status::OK();
   if (ranges.size() > UINT16_MAX + 1) return Status::Internal("shuffle: more key ranges than range_of_ can name");
   AssignRanges(keys, ranges);
   for (const std::string& path : paths_) {
-    Result<std::unique_ptr<RandomAccessFile>> input = OpenInputAgain(path);
-    if (!input.ok()) return input.status();
-    inputs_.push_back(std::move(input).value());
+    TFQ_ASSIGN_OR_RETURN(std::unique_ptr<RandomAccessFile> input, OpenInputAgain(path));
+    inputs_.push_back(std::move(input));
   }
   // One read buffer per copier for all passes, a page more than the reads need: each lands at
   // its source's offset within a page, the kernel's fast case (common/page_buffer.h). Allocated
@@ -403,15 +400,13 @@ Status ScanShuffle::Drain(const ShuffleKeys& keys, const Emit& emit) {
   // glibc's heap (after the first such free it serves them from the heap, not by mmap), and the
   // holes stayed resident: the peak grew past --memory with the shard count (docs/shuffle.md).
   for (size_t t = 0; t < copiers_; ++t) read_buffers_.push_back(AllocatePageBuffer(kScanReadBuffer + kPageBytes));
-  Result<Block> first = Block::Map(budget);
-  if (!first.ok()) return first.status();
+  TFQ_ASSIGN_OR_RETURN(Block first, Block::Map(budget));
   std::optional<Block> second;
   if (two_blocks) {
-    Result<Block> mapped = Block::Map(budget);
-    if (!mapped.ok()) return mapped.status();
-    second.emplace(std::move(mapped).value());
+    TFQ_ASSIGN_OR_RETURN(Block mapped, Block::Map(budget));
+    second.emplace(std::move(mapped));
   }
-  char* const blocks[2] = {first->data(), second ? second->data() : first->data()};
+  char* const blocks[2] = {first.data(), second ? second->data() : first.data()};
   std::atomic<bool> stop{false};
   ++passes_;
   TFQ_RETURN_IF_ERROR(Gather(keys, 0, ranges[0], blocks[0], budget, &stop));

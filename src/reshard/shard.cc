@@ -108,20 +108,17 @@ Result<Router> MakeRouter(const std::vector<std::string>& paths, const ShardOpti
     return Router(Kind::kRoundRobin, o.shards, 0);
   }
   // The rest need the count or the framed size of the inputs.
-  Result<InputSurvey> survey = SurveyInputs(paths, o.input, 0);
-  if (!survey.ok()) return survey.status();
+  TFQ_ASSIGN_OR_RETURN(InputSurvey survey, SurveyInputs(paths, o.input, 0));
   RecordCount count;
-  if (!o.contiguous && o.shard_bytes && survey->sizes_exact) {
-    count.framed_bytes = survey->file_bytes;  // uncompressed files are exactly their records
+  if (!o.contiguous && o.shard_bytes && survey.sizes_exact) {
+    count.framed_bytes = survey.file_bytes;  // uncompressed files are exactly their records
   } else {
-    if (!survey->rereadable) {
+    if (!survey.rereadable) {
       return Status::InvalidArgument(
           "this mode counts the records before writing and cannot read standard input or a "
           "pipe twice; use --shards N, or contiguous --records-per-shard / --shard-size");
     }
-    Result<RecordCount> counted = CountRecords(paths, o.input);
-    if (!counted.ok()) return counted.status();
-    count = counted.value();
+    TFQ_ASSIGN_OR_RETURN(count, CountRecords(paths, o.input));
   }
   if (o.contiguous) {
     *method = "contiguous";
@@ -169,9 +166,7 @@ Status RunShard(const std::vector<std::string>& paths, const ShardOptions& optio
                 RunSummary* summary) {
   *summary = RunSummary{};
   TFQ_RETURN_IF_ERROR(ValidateShardOptions(options));
-  Result<Router> made = MakeRouter(paths, options, &summary->method);
-  if (!made.ok()) return made.status();
-  Router& router = made.value();
+  TFQ_ASSIGN_OR_RETURN(Router router, MakeRouter(paths, options, &summary->method));
 
   ShardSetOptions out = options.output;
   // Round-robin keeps every shard open, each with two buffers. Together they must stay small
@@ -182,9 +177,8 @@ Status RunShard(const std::vector<std::string>& paths, const ShardOptions& optio
   const uint64_t open_at_once = router.one_at_a_time() ? 1 : router.NumShards(0);
   out.buffer_bytes = static_cast<size_t>(
       std::clamp<uint64_t>(kShardBuffersInAll / open_at_once, 64 << 10, out.buffer_bytes));
-  Result<std::unique_ptr<ShardSet>> created = ShardSet::Create(out);
-  if (!created.ok()) return created.status();
-  ShardSet& set = *created.value();
+  TFQ_ASSIGN_OR_RETURN(std::unique_ptr<ShardSet> created, ShardSet::Create(out));
+  ShardSet& set = *created;
   if (!router.one_at_a_time()) {
     for (uint64_t k = 0; k < router.NumShards(0); ++k) TFQ_RETURN_IF_ERROR(set.Open(k));
   }

@@ -28,12 +28,11 @@ std::string LocalStagingFolder() {
 
 // Copies the finished staging file `staged` into `out` (an object output, not yet closed).
 Status UploadStaged(const std::string& staged, OutputStream* out) {
-  Result<std::unique_ptr<RandomAccessFile>> in = RandomAccessFile::Open(staged);
-  if (!in.ok()) return in.status();
+  TFQ_ASSIGN_OR_RETURN(std::unique_ptr<RandomAccessFile> in, RandomAccessFile::Open(staged));
   std::string buffer(size_t{8} << 20, '\0');
-  for (uint64_t offset = 0; offset < (*in)->size();) {
+  for (uint64_t offset = 0; offset < in->size();) {
     size_t got = 0;
-    TFQ_RETURN_IF_ERROR((*in)->Read(offset, buffer.size(), buffer.data(), &got));
+    TFQ_RETURN_IF_ERROR(in->Read(offset, buffer.size(), buffer.data(), &got));
     if (got == 0) return Status::IoError(staged + ": the staged shard shrank before its upload");
     TFQ_RETURN_IF_ERROR(out->Write(std::string_view(buffer.data(), got)));
     offset += got;
@@ -86,12 +85,9 @@ Status ShardSet::Open(uint64_t shard) {
   Shard s;
   const std::string folder = LooksLikeUrl(options_.prefix) ? LocalStagingFolder() + "/"
                                                            : options_.prefix.substr(0, base);
-  Result<std::unique_ptr<StagedFile>> staged =
-      StagedFile::Create(folder + ".tfq-partial." + options_.prefix.substr(base) + number + options_.suffix +
-                             "." + std::to_string(getpid()),
-                         options_.prefix + ": cannot create shard " + std::to_string(shard));
-  if (!staged.ok()) return staged.status();
-  s.staged = std::move(staged).value();
+  TFQ_ASSIGN_OR_RETURN(s.staged, StagedFile::Create(folder + ".tfq-partial." + options_.prefix.substr(base) + number +
+                                                      options_.suffix + "." + std::to_string(getpid()),
+                                                  options_.prefix + ": cannot create shard " + std::to_string(shard)));
   const std::string& staged_path = s.staged->staged_path();
   if (options_.writer_thread && !queue_) queue_ = std::make_unique<WriteQueue>();
   // Errors name the shard as the user knows it (its final "-of-N" is not known yet) and the
@@ -111,9 +107,7 @@ Status ShardSet::Open(uint64_t shard) {
 }
 
 Status ShardSet::Write(uint64_t shard, std::string_view record, uint64_t hash) {
-  Result<Shard*> got = Get(shard);
-  if (!got.ok()) return got.status();
-  Shard* s = got.value();
+  TFQ_ASSIGN_OR_RETURN(Shard* s, Get(shard));
   if (!s->out) return Status::Internal("shard " + std::to_string(shard) + " written after Finish");
   char header[tfrecord::kHeaderSize];
   tfrecord::EncodeHeader(record.size(), header);
@@ -132,9 +126,7 @@ Status ShardSet::Write(uint64_t shard, std::string_view record, uint64_t hash) {
 
 Status ShardSet::CopyRecord(uint64_t shard, const std::shared_ptr<const RandomAccessFile>& source,
                             uint64_t framed_offset, std::string_view record, uint64_t hash) {
-  Result<Shard*> got = Get(shard);
-  if (!got.ok()) return got.status();
-  Shard* s = got.value();
+  TFQ_ASSIGN_OR_RETURN(Shard* s, Get(shard));
   if (!s->copies || !source) return Write(shard, record, hash);
   if (!s->out) return Status::Internal("shard " + std::to_string(shard) + " written after Finish");
   const uint64_t framed = record.size() + tfrecord::kFramingOverhead;
@@ -147,9 +139,7 @@ Status ShardSet::CopyRecord(uint64_t shard, const std::shared_ptr<const RandomAc
 }
 
 Status ShardSet::WriteFramed(uint64_t shard, std::string_view framed, uint64_t hash) {
-  Result<Shard*> got = Get(shard);
-  if (!got.ok()) return got.status();
-  Shard* s = got.value();
+  TFQ_ASSIGN_OR_RETURN(Shard* s, Get(shard));
   if (!s->out) return Status::Internal("shard " + std::to_string(shard) + " written after Finish");
   TFQ_RETURN_IF_ERROR(s->out->Write(framed));
   ++s->records;
@@ -160,9 +150,7 @@ Status ShardSet::WriteFramed(uint64_t shard, std::string_view framed, uint64_t h
 }
 
 Status ShardSet::WriteFramedRecords(uint64_t shard, std::string_view framed, const RecordChecksum& hashes) {
-  Result<Shard*> got = Get(shard);
-  if (!got.ok()) return got.status();
-  Shard* s = got.value();
+  TFQ_ASSIGN_OR_RETURN(Shard* s, Get(shard));
   if (!s->out) return Status::Internal("shard " + std::to_string(shard) + " written after Finish");
   // In pieces smaller than the buffer, copied into it and written by the writer thread while
   // this one goes on. Measured: handing hundreds of MiB to one write(2) from the caller's memory
@@ -179,9 +167,7 @@ Status ShardSet::WriteFramedRecords(uint64_t shard, std::string_view framed, con
 }
 
 Status ShardSet::Finish(uint64_t shard) {
-  Result<Shard*> got = Get(shard);
-  if (!got.ok()) return got.status();
-  Shard* s = got.value();
+  TFQ_ASSIGN_OR_RETURN(Shard* s, Get(shard));
   if (s->finished) return Status::OK();
   s->finished = true;
   Status status = s->out->Close();
@@ -233,11 +219,10 @@ Status ShardSet::CommitObjects(uint64_t num_shards) {
   std::vector<OutputStream*> to_close;
   for (auto& [k, s] : shards_) {
     s.final_path = tfrecord::ShardName(options_.prefix, k, num_shards, options_.suffix);
-    Result<std::unique_ptr<OutputStream>> out = CreateOutputFile(s.final_path);
-    if (!out.ok()) return out.status();
-    TFQ_RETURN_IF_ERROR(UploadStaged(s.staged->staged_path(), out->get()));
-    to_close.push_back(out->get());
-    outputs.push_back(std::move(out).value());
+    TFQ_ASSIGN_OR_RETURN(std::unique_ptr<OutputStream> out, CreateOutputFile(s.final_path));
+    TFQ_RETURN_IF_ERROR(UploadStaged(s.staged->staged_path(), out.get()));
+    to_close.push_back(out.get());
+    outputs.push_back(std::move(out));
   }
   return CloseTogether(to_close);
 }

@@ -178,9 +178,8 @@ Status WriteShards(uint64_t n, uint64_t num_shards, ShardSet& set,
                    const std::function<Status(const Emit&)>& drain) {
   ShardCutter cut(n, num_shards, set);
   TFQ_RETURN_IF_ERROR(drain([&](std::string_view payload) -> Status {
-    Result<uint64_t> shard = cut.Next();
-    if (!shard.ok()) return shard.status();
-    return set.Write(shard.value(), payload);
+    TFQ_ASSIGN_OR_RETURN(uint64_t shard, cut.Next());
+    return set.Write(shard, payload);
   }));
   return cut.Finish();
 }
@@ -305,9 +304,8 @@ Status ShuffleScan(const std::vector<std::string>& paths, const ShuffleOptions& 
   const ScanShuffle::Emit write_range = [&](std::string_view framed, std::span<const uint64_t> hashes) -> Status {
     uint64_t pos = 0;
     for (size_t k = 0; k < hashes.size();) {
-      Result<ShardCutter::Run> run = cut.NextRun(hashes.size() - k);
-      if (!run.ok()) return run.status();
-      const size_t end = k + run->records;
+      TFQ_ASSIGN_OR_RETURN(ShardCutter::Run run, cut.NextRun(hashes.size() - k));
+      const size_t end = k + run.records;
       // A run that ends inside the range (at a shard's end) is found by walking its records'
       // headers; one that takes the rest of the range ends where the range does. (The walk costs
       // a cache miss per record in a block of hundreds of MiB: 2% of a 1 KiB-record shuffle.)
@@ -320,7 +318,7 @@ Status ShuffleScan(const std::vector<std::string>& paths, const ShuffleOptions& 
       }
       RecordChecksum sum;
       for (; k < end; ++k) sum.AddHash(hashes[k]);
-      TFQ_RETURN_IF_ERROR(set.WriteFramedRecords(run->shard, framed.substr(pos, run_end - pos), sum));
+      TFQ_RETURN_IF_ERROR(set.WriteFramedRecords(run.shard, framed.substr(pos, run_end - pos), sum));
       pos = run_end;
     }
     return Status::OK();
@@ -368,15 +366,14 @@ Status ShuffleIndexed(const std::vector<std::string>& paths, const ShuffleOption
   TFQ_RETURN_IF_ERROR(shuffle.Drain([&](std::string_view framed,
                                         const std::shared_ptr<const RandomAccessFile>& file,
                                         uint64_t framed_offset) -> Status {
-    Result<uint64_t> shard = cut.Next();
-    if (!shard.ok()) return shard.status();
+    TFQ_ASSIGN_OR_RETURN(uint64_t shard, cut.Next());
     const std::string_view payload = framed.substr(
         tfrecord::kHeaderSize, framed.size() - tfrecord::kFramingOverhead);
     const uint64_t hash = RecordHash(payload);
     if (framed.size() >= kCopyMinBytes) {
-      return set.CopyRecord(shard.value(), file, framed_offset, payload, hash);
+      return set.CopyRecord(shard, file, framed_offset, payload, hash);
     }
-    return set.WriteFramed(shard.value(), framed, hash);
+    return set.WriteFramed(shard, framed, hash);
   }));
   TFQ_RETURN_IF_ERROR(cut.Finish());
   summary->method = "re-read in " + std::to_string(shuffle.runs()) + " run" +
@@ -400,9 +397,8 @@ Status ShuffleBuckets(const std::vector<std::string>& paths, const ShuffleOption
   bucket_options.memory = arena_bytes;
   bucket_options.tmp_dir = tmp_dir;
   bucket_options.estimate_total_cost = [&] { return EstimateTotalCost(survey, source, arena_bytes); };
-  Result<std::unique_ptr<BucketShuffle>> made = BucketShuffle::Create(std::move(bucket_options));
-  if (!made.ok()) return made.status();
-  BucketShuffle& shuffle = *made.value();
+  TFQ_ASSIGN_OR_RETURN(std::unique_ptr<BucketShuffle> made, BucketShuffle::Create(std::move(bucket_options)));
+  BucketShuffle& shuffle = *made;
 
   const ShuffleKeys keys(options.seed);
   std::string_view record;
@@ -431,19 +427,17 @@ Status RunShuffle(const std::vector<std::string>& paths, const ShuffleOptions& o
   if (options.window > 0) return RunWindowShuffle(paths, options, summary);
   ShardSetOptions output = options.output;
   output.threads = ShuffleCompressThreads(options.memory, options.output);
-  Result<std::unique_ptr<ShardSet>> created = ShardSet::Create(output);
-  if (!created.ok()) return created.status();
-  ShardSet& set = *created.value();
+  TFQ_ASSIGN_OR_RETURN(std::unique_ptr<ShardSet> created, ShardSet::Create(output));
+  ShardSet& set = *created;
 
-  Result<InputSurvey> survey = SurveyInputs(paths, options.input);
-  if (!survey.ok()) return survey.status();
+  TFQ_ASSIGN_OR_RETURN(InputSurvey survey, SurveyInputs(paths, options.input));
   const uint64_t arena_bytes = ShuffleArenaBytes(ShuffleRecordMemory(options));
   uint64_t expected_records = 0;
-  const ShuffleMethod chosen = ChooseShuffleMethod(survey.value(), arena_bytes, MemAvailable(), &expected_records);
+  const ShuffleMethod chosen = ChooseShuffleMethod(survey, arena_bytes, MemAvailable(), &expected_records);
   ShuffleMethod method = options.method;
   if (method == ShuffleMethod::kAuto) {
     method = chosen;
-  } else if (method != ShuffleMethod::kBuckets && (!survey->sizes_exact || !survey->rereadable)) {
+  } else if (method != ShuffleMethod::kBuckets && (!survey.sizes_exact || !survey.rereadable)) {
     return Status::InvalidArgument(std::string(method == ShuffleMethod::kScan ? "re-scanning" : "re-reading") +
                                    " needs regular, uncompressed input files");
   }
@@ -456,12 +450,12 @@ Status RunShuffle(const std::vector<std::string>& paths, const ShuffleOptions& o
       TFQ_RETURN_IF_ERROR(ShuffleScan(paths, options, arena_bytes, expected_records, set, summary, &too_large));
       break;
     default:
-      TFQ_RETURN_IF_ERROR(ShuffleBuckets(paths, options, survey.value(), arena_bytes, set, summary));
+      TFQ_RETURN_IF_ERROR(ShuffleBuckets(paths, options, survey, arena_bytes, set, summary));
   }
   if (too_large) {  // nothing was written: the same records through buckets
     const std::string first = method == ShuffleMethod::kScan ? "re-scanning" : "re-reading";
     *summary = RunSummary{};
-    TFQ_RETURN_IF_ERROR(ShuffleBuckets(paths, options, survey.value(), arena_bytes, set, summary));
+    TFQ_RETURN_IF_ERROR(ShuffleBuckets(paths, options, survey, arena_bytes, set, summary));
     summary->method += "; the largest record left " + first + " too little room";
   }
   summary->written = set.checksum();

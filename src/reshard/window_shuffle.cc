@@ -17,9 +17,8 @@ Status RunWindowShuffle(const std::vector<std::string>& paths, const ShuffleOpti
   ShardSetOptions out = options.output;
   out.buffer_bytes = std::min<size_t>(out.buffer_bytes,
                                       std::max<size_t>(64 << 10, (size_t{256} << 20) / options.shards));
-  Result<std::unique_ptr<ShardSet>> created = ShardSet::Create(out);
-  if (!created.ok()) return created.status();
-  ShardSet& set = *created.value();
+  TFQ_ASSIGN_OR_RETURN(std::unique_ptr<ShardSet> created, ShardSet::Create(out));
+  ShardSet& set = *created;
   // The count is unknown until the end, so shards are dealt round-robin and all stay open.
   for (uint64_t k = 0; k < options.shards; ++k) TFQ_RETURN_IF_ERROR(set.Open(k));
 

@@ -10,17 +10,14 @@ namespace tfq::tfrecord {
 
 Result<OpenedInput> OpenRecordInput(const std::string& path, Compression compression,
                                     const DecompressionLimit& limit, ReadPattern pattern) {
-  Result<std::unique_ptr<InputStream>> raw = OpenInputFile(path, pattern);
-  if (!raw.ok()) return raw.status();
-  return OpenRecordStream(std::move(raw).value(), compression, limit);
+  TFQ_ASSIGN_OR_RETURN(std::unique_ptr<InputStream> raw, OpenInputFile(path, pattern));
+  return OpenRecordStream(std::move(raw), compression, limit);
 }
 
 Result<OpenedInput> OpenRecordStream(std::unique_ptr<InputStream> stream, Compression compression,
                                      const DecompressionLimit& limit) {
   if (compression == Compression::kAuto) {
-    Result<Compression> sniffed = SniffRecordCompression(*stream);
-    if (!sniffed.ok()) return sniffed.status();
-    compression = sniffed.value();
+    TFQ_ASSIGN_OR_RETURN(compression, SniffRecordCompression(*stream));
   }
   if (compression != Compression::kNone) {
     stream = NewDecompressingStream(std::move(stream), compression, limit);

@@ -30,9 +30,7 @@ RecordFile::~RecordFile() = default;
 Result<std::unique_ptr<RecordFile>> RecordFile::Open(const std::string& path,
                                                      const RecordFileOptions& options) {
   std::unique_ptr<RecordFile> rf(new RecordFile);
-  Result<std::unique_ptr<RandomAccessFile>> file = RandomAccessFile::Open(path);
-  if (!file.ok()) return file.status();
-  rf->file_ = std::move(file).value();
+  TFQ_ASSIGN_OR_RETURN(rf->file_, RandomAccessFile::Open(path));
   rf->max_record_bytes_ = options.max_record_bytes;
   rf->compression_ = options.compression;
   if (rf->compression_ == Compression::kAuto) {
@@ -59,13 +57,12 @@ Status RecordFile::Build(const RecordFileOptions& options) {
   build.max_record_bytes = options.max_record_bytes;
   build.decompression = options.decompression;
   build.access_point_span = options.access_point_span;
-  Result<BuiltIndexes> built = BuildIndexes(path(), build);
-  if (!built.ok()) return built.status();
+  TFQ_ASSIGN_OR_RETURN(BuiltIndexes built, BuildIndexes(path(), build));
   if (options.write_index) {
-    TFQ_RETURN_IF_ERROR(WriteIndexes(path(), built.value(), options.index_path, options.access_point_path));
+    TFQ_RETURN_IF_ERROR(WriteIndexes(path(), built, options.index_path, options.access_point_path));
   }
-  index_ = std::move(built->records);
-  access_points_ = std::move(built->access_points);
+  index_ = std::move(built.records);
+  access_points_ = std::move(built.access_points);
   origin_ = IndexOrigin::kBuilt;
   return Status::OK();
 }
@@ -77,25 +74,23 @@ Status RecordFile::UseStoredIndexes(const RecordFileOptions& options) {
   if (compression_ != Compression::kNone) {
     const std::string points_path = options.access_point_path.empty() ? AccessPointIndexPath(path())
                                                                        : options.access_point_path;
-    Result<AccessPointIndex> decoded = ReadAccessPointIndexFor(*file_, compression_, points_path);
-    if (!decoded.ok()) return decoded.status();
-    stream_size = decoded->uncompressed_size;
-    points = std::move(decoded).value();
+    TFQ_ASSIGN_OR_RETURN(AccessPointIndex decoded, ReadAccessPointIndexFor(*file_, compression_, points_path));
+    stream_size = decoded.uncompressed_size;
+    points = std::move(decoded);
   }
-  Result<RecordIndex> index = ReadDaliIndex(index_path);
-  if (!index.ok()) return index.status();
-  if (index->end() != stream_size) {
+  TFQ_ASSIGN_OR_RETURN(RecordIndex index, ReadDaliIndex(index_path));
+  if (index.end() != stream_size) {
     return Status::Corruption(index_path + ": stale: its last record ends at byte " +
-                              std::to_string(index->end()) + ", the " +
+                              std::to_string(index.end()) + ", the " +
                               (points ? "uncompressed stream of " : "") + path() + " has " +
                               std::to_string(stream_size) + " bytes");
   }
   // The first and last records must begin with verifying headers that agree with the index.
   Reader reader(*this);
   if (points) reader.inflater.emplace(*file_, *points);
-  for (uint64_t i : {uint64_t{0}, index->size() - 1}) {
-    if (index->size() == 0) break;
-    const uint64_t offset = index->offset(i);
+  for (uint64_t i : {uint64_t{0}, index.size() - 1}) {
+    if (index.size() == 0) break;
+    const uint64_t offset = index.offset(i);
     std::string header;
     if (points) {
       TFQ_RETURN_IF_ERROR(reader.inflater->Read(offset, kHeaderSize, &header));
@@ -106,13 +101,13 @@ Status RecordFile::UseStoredIndexes(const RecordFileOptions& options) {
       header.resize(got);
     }
     if (header.size() < kHeaderSize || !HeaderCrcValid(header.data()) ||
-        DecodeFixed64(header.data()) + kFramingOverhead != index->framed_size(i)) {
+        DecodeFixed64(header.data()) + kFramingOverhead != index.framed_size(i)) {
       return Status::Corruption(index_path + ": stale: " + Where(path(), i, offset) +
                                 " does not start with a header of the " +
-                                std::to_string(index->framed_size(i)) + "-byte record it lists");
+                                std::to_string(index.framed_size(i)) + "-byte record it lists");
     }
   }
-  index_ = std::move(index).value();
+  index_ = std::move(index);
   access_points_ = std::move(points);
   origin_ = IndexOrigin::kRead;
   index_name_ = index_path;

@@ -85,32 +85,26 @@ Result<RecordIndex> ParseDaliIndex(std::string_view text, const std::string& nam
 }
 
 Result<RecordIndex> ReadDaliIndex(const std::string& path) {
-  Result<std::unique_ptr<RandomAccessFile>> file = RandomAccessFile::Open(path);
-  if (!file.ok()) return file.status();
-  std::string text(static_cast<size_t>((*file)->size()), '\0');
+  TFQ_ASSIGN_OR_RETURN(std::unique_ptr<RandomAccessFile> file, RandomAccessFile::Open(path));
+  std::string text(static_cast<size_t>(file->size()), '\0');
   size_t got = 0;
-  TFQ_RETURN_IF_ERROR((*file)->Read(0, text.size(), text.data(), &got));
+  TFQ_RETURN_IF_ERROR(file->Read(0, text.size(), text.data(), &got));
   text.resize(got);
   return ParseDaliIndex(text, path);
 }
 
 Status WriteIndexFile(const std::string& path, std::string_view text) {
-  Result<std::unique_ptr<OutputStream>> file = CreateOutputFile(path);
-  if (!file.ok()) return file.status();
-  TFQ_RETURN_IF_ERROR((*file)->Write(text));
-  return (*file)->Close();
+  TFQ_ASSIGN_OR_RETURN(std::unique_ptr<OutputStream> file, CreateOutputFile(path));
+  TFQ_RETURN_IF_ERROR(file->Write(text));
+  return file->Close();
 }
 
 Result<BuiltIndexes> BuildIndexes(const std::string& path, const IndexBuildOptions& options) {
-  Result<std::unique_ptr<InputStream>> raw = OpenInputFile(path, ReadPattern::kSkipping);
-  if (!raw.ok()) return raw.status();
-  std::unique_ptr<InputStream> stream = std::move(raw).value();
+  TFQ_ASSIGN_OR_RETURN(std::unique_ptr<InputStream> stream, OpenInputFile(path, ReadPattern::kSkipping));
   BuiltIndexes built;
   built.compression = options.compression;
   if (built.compression == Compression::kAuto) {
-    Result<Compression> sniffed = SniffRecordCompression(*stream);
-    if (!sniffed.ok()) return sniffed.status();
-    built.compression = sniffed.value();
+    TFQ_ASSIGN_OR_RETURN(built.compression, SniffRecordCompression(*stream));
   }
   if (built.compression != Compression::kNone) {
     built.access_points.emplace();
@@ -126,9 +120,7 @@ Result<BuiltIndexes> BuildIndexes(const std::string& path, const IndexBuildOptio
   if (built.access_points.has_value() && path != "-") {
     Result<std::unique_ptr<RandomAccessFile>> file = RandomAccessFile::Open(path);
     if (file.ok()) {
-      Result<FileFingerprint> fingerprint = FingerprintOf(**file);
-      if (!fingerprint.ok()) return fingerprint.status();
-      built.access_points->file = fingerprint.value();
+      TFQ_ASSIGN_OR_RETURN(built.access_points->file, FingerprintOf(**file));
     }
   }
   return built;
