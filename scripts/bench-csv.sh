@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# CSV and JSON lines -> TFRecord speed by thread count: tfq against DuckDB's CSV reader (parse
-# only), measured in the same run.
+# CSV and JSON lines -> TFRecord speed by thread count: tfq against DuckDB's CSV and JSON readers
+# (parse only), measured in the same run.
 #
 #   scripts/bench-csv.sh [--threads 1,2,4,...] [--scale N] [--no-duckdb] [BUILD_DIR]
 #       (default: --threads 1,2, --scale 1; build; needs BUILD_DIR/tfq in Release)
@@ -18,7 +18,8 @@
 # Measured, each as the median of $RUNS runs (default 3) after one warm-up run, wall clock:
 #   DuckDB: SET threads=T; SELECT count(COLUMNS(*)) FROM read_csv(FILE) -- count(col) needs every
 #           value of every column parsed and converted (count(*) alone may skip conversion), at
-#           each thread count T of --threads
+#           each thread count T of --threads; for *.jsonl read_json(FILE,
+#           format='newline_delimited') instead (every value a list, as tfq's flat form writes)
 #   tfq:    tfq convert FILE -o /dev/null --threads T --json (the time tfq reports: reading,
 #           parsing, converting, encoding, framing with CRCs and writing to /dev/null)
 # Prints a Markdown table (MB/s = input bytes / s, rows/s) with ratios, the machine and the date,
@@ -105,6 +106,7 @@ median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 # duck_parse FILE THREADS: median seconds of the parse-only query with THREADS threads.
 duck_parse() {
   local q="SELECT count(COLUMNS(*)) FROM read_csv('$1')"
+  [[ $1 == *.jsonl ]] && q="SELECT count(COLUMNS(*)) FROM read_json('$1', format='newline_delimited')"
   duck "SET threads=$2" "$q" >/dev/null
   for _ in $(seq "$RUNS"); do duck "SET threads=$2" "$q"; done | median
 }
@@ -143,7 +145,7 @@ done
 
 # Against DuckDB: each thread count of --threads, DuckDB and tfq one after the other.
 rows_table=""
-for f in "$FLIGHTS" "$TWEETS"; do
+for f in "$FLIGHTS" "$TWEETS" "${JSONL[@]}"; do
   [[ $USE_DUCKDB == 1 && -s $f ]] || continue
   bytes=$(stat -c %s "$f")
   mb=$(awk -v b="$bytes" 'BEGIN {printf "%.1f", b / 1e6}')
@@ -162,7 +164,7 @@ done
 echo "load after: $(uptime | sed 's/.*load average: //')" >&2
 
 cat <<MD
-## CSV -> TFRecord ($(date -u +%Y-%m-%d), $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) cores, load $(uptime | sed 's/.*load average: //' | cut -d, -f1))
+## CSV and JSON lines -> TFRecord ($(date -u +%Y-%m-%d), $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) cores, load $(uptime | sed 's/.*load average: //' | cut -d, -f1))
 
 | input | threads | DuckDB $DUCK_VERSION parse only (over its 1 thread) | tfq (over its 1 thread) | tfq / DuckDB |
 |---|---|---|---|---|
@@ -171,7 +173,8 @@ Median of $RUNS runs after a warm-up, wall clock, files in the page cache; DuckD
 turns at each thread count. tfq: $(basename "$BUILD") build,
 \`tfq convert FILE -o /dev/null --threads T --json\` (parse, infer from 1000 rows, convert, encode,
 frame with CRC32C, write). DuckDB: \`SET threads=T; SELECT count(COLUMNS(*)) FROM read_csv(FILE)\`
-(auto-detected dialect and types; every column parsed). Script: scripts/bench-csv.sh.
+(auto-detected dialect and types; every column parsed), for JSON lines \`read_json(FILE,
+format='newline_delimited')\`. Script: scripts/bench-csv.sh.
 
 ## CSV and JSON lines -> TFRecord by thread count
 
