@@ -1,5 +1,6 @@
 #include "example/json_tape.h"
 
+#include <charconv>
 #include <cstring>
 #include <limits>
 #include <memory>
@@ -8,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/json_output.h"
+#include "common/json_text.h"
 #include "example/wire_format.h"
 
 namespace tfq {
@@ -264,13 +266,240 @@ class JsonTapeBuilder {
   std::string error_;
 };
 
+namespace {
+
+// The builder's events straight from the bytes, for well-formed text: the events nlohmann's SAX
+// parser gives for it, in the same order with the same values (a scan of bytes, against its
+// lexer's byte-at-a-time reads and a string grown a byte at a time: the lexer was a fifth of
+// converting JSON lines). It gives up (false) on anything else (a syntax error, a control
+// character or invalid UTF-8 in a string, a lone surrogate, a number that does not fit its
+// type, a byte order mark, nesting past kMaxDepth, a key the builder refuses), and JsonTape::Parse
+// then parses the text with nlohmann, whose answer and messages are the only ones a user sees.
+class DirectJsonParser {
+ public:
+  DirectJsonParser(std::string_view text, JsonTapeBuilder* builder)
+      : p_(text.data()), end_(text.data() + text.size()), builder_(builder) {}
+
+  bool Parse() {
+    SkipSpace();
+    if (!Value(0)) return false;
+    SkipSpace();
+    return p_ == end_;
+  }
+
+ private:
+  // Recursion depth, so that the stack stays small whatever the text (nlohmann's parser keeps
+  // its own stack and takes over past this).
+  static constexpr int kMaxDepth = 128;
+
+  static bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+  void SkipSpace() {
+    while (p_ < end_ && (*p_ == ' ' || *p_ == '\n' || *p_ == '\r' || *p_ == '\t')) ++p_;
+  }
+  bool Take(char c) {
+    if (p_ == end_ || *p_ != c) return false;
+    ++p_;
+    return true;
+  }
+  bool Literal(std::string_view word) {
+    if (static_cast<size_t>(end_ - p_) < word.size() || std::memcmp(p_, word.data(), word.size()) != 0) return false;
+    p_ += word.size();
+    return true;
+  }
+
+  bool Value(int depth) {
+    if (p_ == end_) return false;
+    switch (*p_) {
+      case '{': return Object(depth + 1);
+      case '[': return Array(depth + 1);
+      case '"': return String() && builder_->string(scratch_);
+      case 't': return Literal("true") && builder_->boolean(true);
+      case 'f': return Literal("false") && builder_->boolean(false);
+      case 'n': return Literal("null") && builder_->null();
+      default: return Number();
+    }
+  }
+
+  bool Object(int depth) {
+    if (depth > kMaxDepth) return false;
+    ++p_;
+    if (!builder_->start_object(static_cast<size_t>(-1))) return false;
+    SkipSpace();
+    if (Take('}')) return builder_->end_object();
+    while (true) {
+      if (p_ == end_ || *p_ != '"' || !String() || !builder_->key(scratch_)) return false;
+      SkipSpace();
+      if (!Take(':')) return false;
+      SkipSpace();
+      if (!Value(depth)) return false;
+      SkipSpace();
+      if (Take('}')) return builder_->end_object();
+      if (!Take(',')) return false;
+      SkipSpace();
+    }
+  }
+
+  bool Array(int depth) {
+    if (depth > kMaxDepth) return false;
+    ++p_;
+    if (!builder_->start_array(static_cast<size_t>(-1))) return false;
+    SkipSpace();
+    if (Take(']')) return builder_->end_array();
+    while (true) {
+      if (!Value(depth)) return false;
+      SkipSpace();
+      if (Take(']')) return builder_->end_array();
+      if (!Take(',')) return false;
+      SkipSpace();
+    }
+  }
+
+  // A string, *p_ being its opening quote, unescaped into scratch_.
+  bool String() {
+    ++p_;
+    scratch_.clear();
+    bool high = false;  // bytes of 0x80 and above: UTF-8 to check
+    while (true) {
+      const char* run = p_;
+      while (p_ < end_) {
+        const auto c = static_cast<uint8_t>(*p_);
+        if (c < 0x20 || c == '"' || c == '\\') break;
+        high |= c >= 0x80;
+        ++p_;
+      }
+      scratch_.append(run, static_cast<size_t>(p_ - run));
+      if (p_ == end_) return false;
+      if (*p_ == '"') {
+        ++p_;
+        // Escapes give whole sequences, so the raw runs are valid exactly when the whole is.
+        return !high || IsValidUtf8(scratch_);
+      }
+      if (*p_ != '\\') return false;  // a control character
+      ++p_;
+      if (p_ == end_) return false;
+      switch (*p_++) {
+        case '"': scratch_.push_back('"'); break;
+        case '\\': scratch_.push_back('\\'); break;
+        case '/': scratch_.push_back('/'); break;
+        case 'b': scratch_.push_back('\b'); break;
+        case 'f': scratch_.push_back('\f'); break;
+        case 'n': scratch_.push_back('\n'); break;
+        case 'r': scratch_.push_back('\r'); break;
+        case 't': scratch_.push_back('\t'); break;
+        case 'u': {
+          uint32_t code = 0;
+          if (!Hex4(&code)) return false;
+          if (code >= 0xD800 && code <= 0xDBFF) {  // a high surrogate: its low one must follow
+            uint32_t low = 0;
+            if (!Take('\\') || !Take('u') || !Hex4(&low) || low < 0xDC00 || low > 0xDFFF) return false;
+            code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00);
+          } else if (code >= 0xDC00 && code <= 0xDFFF) {
+            return false;
+          }
+          AppendUtf8(code);
+          break;
+        }
+        default: return false;
+      }
+    }
+  }
+
+  bool Hex4(uint32_t* code) {
+    if (end_ - p_ < 4) return false;
+    for (int i = 0; i < 4; ++i) {
+      const char c = *p_++;
+      const int digit = IsDigit(c) ? c - '0' : (c >= 'a' && c <= 'f') ? c - 'a' + 10 : (c >= 'A' && c <= 'F') ? c - 'A' + 10 : -1;
+      if (digit < 0) return false;
+      *code = *code << 4 | static_cast<uint32_t>(digit);
+    }
+    return true;
+  }
+
+  void AppendUtf8(uint32_t code) {
+    if (code < 0x80) {
+      scratch_.push_back(static_cast<char>(code));
+    } else if (code < 0x800) {
+      scratch_.push_back(static_cast<char>(0xC0 | code >> 6));
+      scratch_.push_back(static_cast<char>(0x80 | (code & 0x3F)));
+    } else if (code < 0x10000) {
+      scratch_.push_back(static_cast<char>(0xE0 | code >> 12));
+      scratch_.push_back(static_cast<char>(0x80 | (code >> 6 & 0x3F)));
+      scratch_.push_back(static_cast<char>(0x80 | (code & 0x3F)));
+    } else {
+      scratch_.push_back(static_cast<char>(0xF0 | code >> 18));
+      scratch_.push_back(static_cast<char>(0x80 | (code >> 12 & 0x3F)));
+      scratch_.push_back(static_cast<char>(0x80 | (code >> 6 & 0x3F)));
+      scratch_.push_back(static_cast<char>(0x80 | (code & 0x3F)));
+    }
+  }
+
+  // JSON's grammar; then as nlohmann's lexer: an integer is number_integer when negative, else
+  // number_unsigned; a fraction or exponent makes it number_float (correctly rounded, as strtod).
+  // An integer that does not fit, or a float that overflows or underflows, is left to nlohmann.
+  bool Number() {
+    const char* start = p_;
+    Take('-');
+    if (p_ == end_) return false;
+    if (*p_ == '0') {
+      ++p_;
+    } else if (*p_ >= '1' && *p_ <= '9') {
+      while (p_ < end_ && IsDigit(*p_)) ++p_;
+    } else {
+      return false;
+    }
+    bool is_float = false;
+    if (Take('.')) {
+      is_float = true;
+      if (p_ == end_ || !IsDigit(*p_)) return false;
+      while (p_ < end_ && IsDigit(*p_)) ++p_;
+    }
+    if (p_ < end_ && (*p_ == 'e' || *p_ == 'E')) {
+      is_float = true;
+      ++p_;
+      if (p_ < end_ && (*p_ == '+' || *p_ == '-')) ++p_;
+      if (p_ == end_ || !IsDigit(*p_)) return false;
+      while (p_ < end_ && IsDigit(*p_)) ++p_;
+    }
+    if (is_float) {
+      double v = 0;
+      const std::from_chars_result r = std::from_chars(start, p_, v);
+      return r.ec == std::errc() && r.ptr == p_ && builder_->number_float(v, no_text_);
+    }
+    if (*start == '-') {
+      int64_t v = 0;
+      const std::from_chars_result r = std::from_chars(start, p_, v);
+      return r.ec == std::errc() && r.ptr == p_ && builder_->number_integer(v);
+    }
+    uint64_t v = 0;
+    const std::from_chars_result r = std::from_chars(start, p_, v);
+    return r.ec == std::errc() && r.ptr == p_ && builder_->number_unsigned(v);
+  }
+
+  const char* p_;
+  const char* const end_;
+  JsonTapeBuilder* const builder_;
+  std::string scratch_;
+  const std::string no_text_;  // number_float's text, which the builder does not read
+};
+
+}  // namespace
+
 Status JsonTape::Parse(std::string_view text) {
-  slots_.clear();
-  numbers_.clear();
-  strings_.clear();
   // Every value takes at least two bytes of text ("1," "[]" "{}"; a key and its value four), so
   // this many slots never reallocate: growing by doubling would hold the old and the new vector
   // at once (1.5 times the final size). Pages never written are never resident.
+  Clear();
+  slots_.reserve(text.size() / 2 + 1);
+  try {
+    JsonTapeBuilder builder(this);
+    if (DirectJsonParser(text, &builder).Parse()) return Status::OK();
+  } catch (const std::exception&) {  // allocation failure: nlohmann's parse says it
+  }
+  return ParseWithNlohmann(text);
+}
+
+Status JsonTape::ParseWithNlohmann(std::string_view text) {
+  Clear();
   slots_.reserve(text.size() / 2 + 1);
   JsonTapeBuilder builder(this);
   try {
@@ -284,6 +513,12 @@ Status JsonTape::Parse(std::string_view text) {
   }
   slots_.clear();
   return Status::InvalidData(builder.error().empty() ? "not valid JSON" : builder.error());
+}
+
+void JsonTape::Clear() {
+  slots_.clear();
+  numbers_.clear();
+  strings_.clear();
 }
 
 }  // namespace tfq

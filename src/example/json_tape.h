@@ -12,9 +12,12 @@
 // readers' error precedence (syntax anywhere in the line first, then unknown fields, then values
 // in order) needs the whole line parsed before anything is converted.
 //
-// Parsing drives nlohmann's SAX parser (strict: one value, nothing after it), appends object
-// members in text order without a search, and refuses a repeated key (found by a scan of the
-// object's members below 16 keys, through a hash set above), so that no value is dropped unseen.
+// Parsing gives the events of nlohmann's SAX parser (strict: one value, nothing after it) to a
+// builder that appends object members in text order without a search and refuses a repeated key
+// (found by a scan of the object's members below 16 keys, through a hash set above), so that no
+// value is dropped unseen. The events come from a direct parser of the bytes for well-formed
+// text; whatever it leaves (every error, and rare forms) nlohmann's parser parses again, so the
+// results and messages are nlohmann's.
 // Time linear in the text. Nesting is not limited here: run PrescanJson (convert/json_prescan.h)
 // on untrusted text first.
 #ifndef TFQ_EXAMPLE_JSON_TAPE_H_
@@ -99,6 +102,9 @@ class JsonTape {
   // for a nested object, by " in [\"features\"][\"feature\"]" (the keys down to it) and
   // " (each key may appear once; the value would be lost)". Never throws.
   Status Parse(std::string_view text);
+  // Parse through nlohmann's parser alone: what Parse does for text its direct parser leaves
+  // (any error, and rare forms); for tests that compare the two.
+  Status ParseWithNlohmann(std::string_view text);
   JsonNode root() const { return JsonNode(this, 0); }
   // Gives memory back after a large text (the buffers keep their size between texts otherwise).
   void ReleaseIfLarger(size_t bytes);
@@ -124,6 +130,7 @@ class JsonTape {
   static Tag TagOf(uint64_t slot) { return static_cast<Tag>(slot >> kPayloadBits); }
   static uint64_t PayloadOf(uint64_t slot) { return slot & kPayloadMask; }
 
+  void Clear();
   size_t Skip(size_t index) const;  // the slot after the value at `index`
   std::string_view StringAt(uint64_t offset) const;
 

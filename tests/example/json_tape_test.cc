@@ -6,7 +6,9 @@
 #include <doctest/doctest.h>
 
 #include <cstdint>
+#include <cstring>
 #include <limits>
+#include <random>
 #include <string>
 
 namespace tfq {
@@ -27,7 +29,105 @@ std::string Keys(const JsonNode& node) {
   return keys;
 }
 
+// The whole tree, every value with its type and exact bits.
+void Dump(const JsonNode& node, std::string* out) {
+  switch (node.type()) {
+    case JsonNode::Type::kNull: *out += "n"; break;
+    case JsonNode::Type::kBoolean: *out += node.boolean() ? "T" : "F"; break;
+    case JsonNode::Type::kInteger: *out += "i" + std::to_string(node.integer()); break;
+    case JsonNode::Type::kUnsigned: *out += "u" + std::to_string(node.unsigned_integer()); break;
+    case JsonNode::Type::kFloat: {
+      const double v = node.number_float();
+      uint64_t bits = 0;
+      std::memcpy(&bits, &v, sizeof bits);
+      *out += "f" + std::to_string(bits);
+      break;
+    }
+    case JsonNode::Type::kString:
+      *out += "s" + std::to_string(node.string().size()) + ":" + std::string(node.string());
+      break;
+    case JsonNode::Type::kArray:
+    case JsonNode::Type::kObject:
+      *out += node.is_object() ? "{" : "[";
+      for (JsonMembers m = node.members(); !m.done(); m.Next()) {
+        *out += std::to_string(m.key().size()) + ":" + std::string(m.key()) + "=";
+        Dump(m.value(), out);
+        *out += ",";
+      }
+      *out += node.is_object() ? "}" : "]";
+      break;
+  }
+}
+
+// Parse (the direct parser, nlohmann's for what it leaves) against nlohmann's parser alone: the
+// same tree, or the same error.
+void CheckSameAsNlohmann(const std::string& text) {
+  CAPTURE(text);
+  JsonTape direct, reference;
+  const Status a = direct.Parse(text);
+  const Status b = reference.ParseWithNlohmann(text);
+  REQUIRE(a.ok() == b.ok());
+  if (!a.ok()) {
+    CHECK(a.message() == b.message());
+    return;
+  }
+  std::string da, db;
+  Dump(direct.root(), &da);
+  Dump(reference.root(), &db);
+  CHECK(da == db);
+}
+
+// A random JSON text: every type, escapes, non-ASCII text (valid and not), numbers at every limit
+// (int64, uint64, the tape's 60-bit payloads, double's range), whitespace.
+std::string RandomJson(std::mt19937& rng, int depth) {
+  static const char* const kAtoms[] = {
+      "0", "-0", "1", "-1", "12345", "1.5", "-0.0", "1e5", "1E+5", "-2.5e-3", "0.1", "3.4028234663852886e38",
+      "1.7976931348623157e308", "4.9e-324", "2.4e-324", "1e-400", "1e309", "-1e309", "18446744073709551615",
+      "18446744073709551616", "9223372036854775807", "9223372036854775808", "-9223372036854775808",
+      "-9223372036854775809", "1152921504606846975", "1152921504606846976", "-576460752303423488",
+      "-576460752303423489", "true", "false", "null", R"("")", R"("abc")", R"("a\"b\\c\/d")",
+      R"("\b\f\n\r\t")", R"("\u0000\u001f\u00e9\u20AC")", R"("\ud83d\ude00")", R"("\udc00")", R"("\ud800x")",
+      "\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"", "\"\xed\xa0\x80\"", "\"\xc0\xaf\"", "\"\xf4\x90\x80\x80\"",
+      "\"\xe2\x82\"", R"("NaN")", R"({"base64":"AAE="})", "[]", "{}"};
+  static const char* const kSpaces[] = {"", "", "", " ", "\n", " \t\r\n "};
+  auto space = [&] { return std::string(kSpaces[rng() % 6]); };
+  const int pick = depth > 4 ? 0 : static_cast<int>(rng() % 4);
+  if (pick <= 1) return space() + kAtoms[rng() % (sizeof kAtoms / sizeof *kAtoms)] + space();
+  const bool object = pick == 2;
+  std::string text = space() + (object ? "{" : "[");
+  const size_t n = rng() % 5;
+  for (size_t i = 0; i < n; ++i) {
+    if (i > 0) text += ",";
+    if (object) text += space() + "\"k" + std::to_string(rng() % 6) + "\"" + space() + ":";
+    text += RandomJson(rng, depth + 1);
+  }
+  return text + (object ? "}" : "]") + space();
+}
+
 }  // namespace
+
+TEST_CASE("the direct parser builds nlohmann's tree, and leaves it every error") {
+  const std::string cases[] = {
+      "{}", "[]", " [ ] ", "1", "-", "01", "1.", "1e", ".5", "+1", "-01", "1 2", "[1,]", R"({"a":1,})",
+      R"({"a" 1})", "{,}", "[1 2]", R"("\x")", R"("\u12")", R"("\uZZZZ")", "\"a\nb\"", "\"\x7f\"",
+      "\xef\xbb\xbf{}", "nul", "truex", "[true,false,null]", R"({"a":{"a":[{"a":1}]}})", R"({"a":1,"a":2})",
+      std::string(200, '[') + std::string(200, ']'), std::string(100, '[') + std::string(100, ']'),
+      std::string("\"a\0b\"", 5)};
+  for (const std::string& text : cases) CheckSameAsNlohmann(text);
+  std::mt19937 rng(7);
+  for (int i = 0; i < 20000; ++i) {
+    std::string text = RandomJson(rng, 0);
+    if (i % 2 == 1 && !text.empty()) {  // and broken: a byte changed, dropped or doubled
+      const size_t at = rng() % text.size();
+      switch (rng() % 3) {
+        case 0: text[at] = "{}[],:\"\\0e.-x \x80"[rng() % 16]; break;
+        case 1: text.erase(at, 1); break;
+        default: text.insert(at, 1, text[at]); break;
+      }
+    }
+    CheckSameAsNlohmann(text);
+  }
+}
 
 TEST_CASE("members keep the text's order; values of every type") {
   JsonTape tape;
