@@ -37,9 +37,7 @@ FeatureKind TypedListKind(const Json& v) {
   return FeatureKind::kNone;
 }
 
-std::string At(const std::string& where, size_t i) { return where + "[" + std::to_string(i) + "]"; }
-
-Status ToInt64(const Json& v, const std::string& where, int64_t* out) {
+Status ToInt64(const Json& v, const JsonPath& where, int64_t* out) {
   if (v.is_boolean()) {
     *out = v.boolean() ? 1 : 0;
     return Status::OK();
@@ -58,7 +56,7 @@ std::string RoundedToFloat32(int64_t i) {
 
 // Integers must survive float32 unchanged: 16777217 in a float list would silently become
 // 16777216 (csv/values.h applies the same rule when it infers a CSV column).
-Status ToFloat(const Json& v, const std::string& where, float* out) {
+Status ToFloat(const Json& v, const JsonPath& where, float* out) {
   if (!IsIntegerLike(v)) return JsonToFloat(v, false, where, out);
   int64_t i = 0;
   TFQ_RETURN_IF_ERROR(ToInt64(v, where, &i));
@@ -73,17 +71,17 @@ Status ToFloat(const Json& v, const std::string& where, float* out) {
   return Status::OK();
 }
 
-Status ToBytes(const Json& v, const std::string& where, WireWriter* out) {
+Status ToBytes(const Json& v, const JsonPath& where, WireWriter* out) {
   if (v.is_string()) {
     out->Bytes(wire::kListValue, v.string());
     return Status::OK();
   }
-  if (IsBase64Object(v)) return Base64ToBytesValue(v.find("base64"), where + ".base64", out);
+  if (IsBase64Object(v)) return Base64ToBytesValue(v.find("base64"), where.Field("base64"), out);
   return JsonError(where, "expected a string or {\"base64\": \"...\"}, got " + std::string(JsonTypeName(v)));
 }
 
 // Writes one value of a list of `kind` (inside the list message; int64 and float packed).
-Status AppendValue(const Json& v, FeatureKind kind, const std::string& where, WireWriter* out) {
+Status AppendValue(const Json& v, FeatureKind kind, const JsonPath& where, WireWriter* out) {
   switch (kind) {
     case FeatureKind::kInt64: {
       int64_t i = 0;
@@ -111,7 +109,7 @@ uint32_t OneofField(FeatureKind kind) {
 
 // Writes a Feature's contents: the list message of `kind` holding `values` (one value, or the
 // elements of an array).
-Status WriteList(const Json& values, bool one_value, FeatureKind kind, const std::string& where,
+Status WriteList(const Json& values, bool one_value, FeatureKind kind, const JsonPath& where,
                  WireWriter* out) {
   const size_t list = out->Open(OneofField(kind));
   const bool packed = kind != FeatureKind::kBytes;
@@ -122,7 +120,7 @@ Status WriteList(const Json& values, bool one_value, FeatureKind kind, const std
     n = 1;
   } else {
     for (JsonMembers m = values.members(); !m.done(); m.Next(), ++n) {
-      TFQ_RETURN_IF_ERROR(AppendValue(m.value(), kind, At(where, n), out));
+      TFQ_RETURN_IF_ERROR(AppendValue(m.value(), kind, where.Index(n), out));
     }
   }
   if (packed) n == 0 ? out->Drop(packed_mark) : out->Close(packed_mark);  // proto3: no empty packed field
@@ -131,7 +129,7 @@ Status WriteList(const Json& values, bool one_value, FeatureKind kind, const std
 }
 
 // The kind the values of an untyped list say.
-Status InferKind(const Json& list, const std::string& where, FeatureKind* kind) {
+Status InferKind(const Json& list, const JsonPath& where, FeatureKind* kind) {
   bool any_float = false, any_integer = false, any_non_finite = false, any_bytes = false;
   size_t i = 0;
   for (JsonMembers m = list.members(); !m.done(); m.Next(), ++i) {
@@ -145,11 +143,11 @@ Status InferKind(const Json& list, const std::string& where, FeatureKind* kind) 
     } else if (v.is_string() || IsBase64Object(v)) {
       any_bytes = true;
     } else if (v.is_array()) {
-      return JsonError(At(where, i), "nested arrays are not allowed");
+      return JsonError(where.Index(i), "nested arrays are not allowed");
     } else if (v.is_object()) {
-      return JsonError(At(where, i), "nested objects are not allowed (except {\"base64\": \"...\"})");
+      return JsonError(where.Index(i), "nested objects are not allowed (except {\"base64\": \"...\"})");
     } else {
-      return JsonError(At(where, i), "expected a number or a string, got " + std::string(JsonTypeName(v)));
+      return JsonError(where.Index(i), "expected a number or a string, got " + std::string(JsonTypeName(v)));
     }
   }
   if ((any_float || any_integer) && any_bytes) {
@@ -162,7 +160,7 @@ Status InferKind(const Json& list, const std::string& where, FeatureKind* kind) 
 }
 
 // Writes the contents of one Feature message.
-Status FlatToFeature(const Json& value, bool allow_one_value, const std::string& where, WireWriter* out) {
+Status FlatToFeature(const Json& value, bool allow_one_value, const JsonPath& where, WireWriter* out) {
   if (value.is_array()) {
     FeatureKind kind = FeatureKind::kNone;
     TFQ_RETURN_IF_ERROR(InferKind(value, where, &kind));
@@ -171,7 +169,7 @@ Status FlatToFeature(const Json& value, bool allow_one_value, const std::string&
   const FeatureKind typed = TypedListKind(value);
   if (typed != FeatureKind::kNone) {
     const JsonMembers list = value.members();
-    return WriteList(list.value(), false, typed, where + "." + std::string(list.key()), out);
+    return WriteList(list.value(), false, typed, where.Field(list.key()), out);
   }
   const bool one_value = value.is_number() || value.is_boolean() || value.is_string() || IsBase64Object(value);
   if (!allow_one_value || !one_value) {
@@ -193,7 +191,7 @@ bool IsFlatValueObject(const Json& value) {
          (IsBase64Object(value) && value.members().value().is_string());
 }
 
-Status FlatToFeatures(const Json& object, const std::string& where, WireWriter* out) {
+Status FlatToFeatures(const Json& object, const JsonPath& where, WireWriter* out) {
   if (!object.is_object()) {
     return JsonError(where, "expected an object, got " + std::string(JsonTypeName(object)));
   }
@@ -201,19 +199,19 @@ Status FlatToFeatures(const Json& object, const std::string& where, WireWriter* 
     const size_t entry = out->Open(wire::kFeaturesFeature);
     out->Bytes(wire::kMapKey, m.key());
     const size_t feature = out->Open(wire::kMapValue);
-    TFQ_RETURN_IF_ERROR(FlatToFeature(m.value(), true, where + "[" + QuotedKey(m.key()) + "]", out));
+    TFQ_RETURN_IF_ERROR(FlatToFeature(m.value(), true, where.Key(m.key()), out));
     out->Close(feature);
     out->Close(entry);
   }
   return Status::OK();
 }
 
-Status FlatToFeatureLists(const Json& object, const std::string& where, WireWriter* out) {
+Status FlatToFeatureLists(const Json& object, const JsonPath& where, WireWriter* out) {
   if (!object.is_object()) {
     return JsonError(where, "expected an object, got " + std::string(JsonTypeName(object)));
   }
   for (JsonMembers m = object.members(); !m.done(); m.Next()) {
-    const std::string list_where = where + "[" + QuotedKey(m.key()) + "]";
+    const JsonPath list_where = where.Key(m.key());
     const Json steps = m.value();
     if (!steps.is_array()) {
       return JsonError(list_where, "expected an array of steps, got " + std::string(JsonTypeName(steps)));
@@ -224,7 +222,7 @@ Status FlatToFeatureLists(const Json& object, const std::string& where, WireWrit
     size_t i = 0;
     for (JsonMembers step = steps.members(); !step.done(); step.Next(), ++i) {
       const size_t feature = out->Open(wire::kFeatureListFeature);
-      TFQ_RETURN_IF_ERROR(FlatToFeature(step.value(), false, At(list_where, i), out));
+      TFQ_RETURN_IF_ERROR(FlatToFeature(step.value(), false, list_where.Index(i), out));
       out->Close(feature);
     }
     out->Close(list);

@@ -10,7 +10,7 @@ namespace {
 // The one member of `object` named `json_name` or `proto_name`; invalid if neither or null.
 // Both spellings at once is an error, as in protobuf.
 Status Member(const Json& object, const char* json_name, const char* proto_name,
-              const std::string& where, Json* out) {
+              const JsonPath& where, Json* out) {
   *out = Json();
   for (const char* name : {json_name, proto_name}) {
     const Json it = object.find(name);
@@ -22,7 +22,7 @@ Status Member(const Json& object, const char* json_name, const char* proto_name,
 }
 
 // Every member must be one of `names`: protobuf's parser rejects unknown fields.
-Status OnlyKnownMembers(const Json& object, std::initializer_list<const char*> names, const std::string& where) {
+Status OnlyKnownMembers(const Json& object, std::initializer_list<const char*> names, const JsonPath& where) {
   for (JsonMembers m = object.members(); !m.done(); m.Next()) {
     bool known = false;
     for (const char* name : names) known = known || m.key() == name;
@@ -31,27 +31,27 @@ Status OnlyKnownMembers(const Json& object, std::initializer_list<const char*> n
   return Status::OK();
 }
 
-Status ExpectObject(const Json& value, const std::string& where) {
+Status ExpectObject(const Json& value, const JsonPath& where) {
   if (value.is_object()) return Status::OK();
   return JsonError(where, "expected an object, got " + std::string(JsonTypeName(value)));
 }
 
 // A list message {"value": [...]}; *values is invalid for an empty list.
-Status ListValues(const Json& list, const std::string& where, Json* values) {
+Status ListValues(const Json& list, const JsonPath& where, Json* values) {
   TFQ_RETURN_IF_ERROR(ExpectObject(list, where));
   TFQ_RETURN_IF_ERROR(OnlyKnownMembers(list, {"value"}, where));
   *values = Json();
   const Json it = list.find("value");
   if (!it.valid() || it.is_null()) return Status::OK();
   if (!it.is_array()) {
-    return JsonError(where + ".value", "expected an array, got " + std::string(JsonTypeName(it)));
+    return JsonError(where.Field("value"), "expected an array, got " + std::string(JsonTypeName(it)));
   }
   *values = it;
   return Status::OK();
 }
 
 // Writes the contents of one Feature message.
-Status ProtoJsonToFeature(const Json& json, const std::string& where, WireWriter* out) {
+Status ProtoJsonToFeature(const Json& json, const JsonPath& where, WireWriter* out) {
   TFQ_RETURN_IF_ERROR(ExpectObject(json, where));
   TFQ_RETURN_IF_ERROR(OnlyKnownMembers(
       json, {"bytesList", "bytes_list", "floatList", "float_list", "int64List", "int64_list"}, where));
@@ -71,10 +71,11 @@ Status ProtoJsonToFeature(const Json& json, const std::string& where, WireWriter
     set = k;
   }
   if (set < 0) return Status::OK();  // a Feature with no kind
-  const std::string list_where = where + "." + kNames[set];
+  const JsonPath list_where = where.Field(kNames[set]);
   Json values;
   TFQ_RETURN_IF_ERROR(ListValues(kinds[set], list_where, &values));
-  const auto at = [&](size_t i) { return list_where + ".value[" + std::to_string(i) + "]"; };
+  const JsonPath values_where = list_where.Field("value");
+  const auto at = [&](size_t i) { return values_where.Index(i); };
   const size_t list = out->Open(kFields[set]);
   const size_t packed = set == 0 ? 0 : out->Open(wire::kListValue);
   size_t n = 0;
@@ -98,34 +99,34 @@ Status ProtoJsonToFeature(const Json& json, const std::string& where, WireWriter
 
 }  // namespace
 
-Status ProtoJsonToFeatures(const Json& features, const std::string& where, WireWriter* out) {
+Status ProtoJsonToFeatures(const Json& features, const JsonPath& where, WireWriter* out) {
   TFQ_RETURN_IF_ERROR(ExpectObject(features, where));
   TFQ_RETURN_IF_ERROR(OnlyKnownMembers(features, {"feature"}, where));
   const Json map = features.find("feature");
   if (!map.valid() || map.is_null()) return Status::OK();
-  const std::string map_where = where + ".feature";
+  const JsonPath map_where = where.Field("feature");
   TFQ_RETURN_IF_ERROR(ExpectObject(map, map_where));
   for (JsonMembers m = map.members(); !m.done(); m.Next()) {
     const size_t entry = out->Open(wire::kFeaturesFeature);
     out->Bytes(wire::kMapKey, m.key());
     const size_t feature = out->Open(wire::kMapValue);
-    TFQ_RETURN_IF_ERROR(ProtoJsonToFeature(m.value(), map_where + "[" + QuotedKey(m.key()) + "]", out));
+    TFQ_RETURN_IF_ERROR(ProtoJsonToFeature(m.value(), map_where.Key(m.key()), out));
     out->Close(feature);
     out->Close(entry);
   }
   return Status::OK();
 }
 
-Status ProtoJsonToFeatureLists(const Json& lists, const std::string& where, WireWriter* out) {
+Status ProtoJsonToFeatureLists(const Json& lists, const JsonPath& where, WireWriter* out) {
   TFQ_RETURN_IF_ERROR(ExpectObject(lists, where));
   TFQ_RETURN_IF_ERROR(OnlyKnownMembers(lists, {"featureList", "feature_list"}, where));
   Json map;
   TFQ_RETURN_IF_ERROR(Member(lists, "featureList", "feature_list", where, &map));
   if (!map.valid()) return Status::OK();
-  const std::string map_where = where + ".featureList";
+  const JsonPath map_where = where.Field("featureList");
   TFQ_RETURN_IF_ERROR(ExpectObject(map, map_where));
   for (JsonMembers m = map.members(); !m.done(); m.Next()) {
-    const std::string list_where = map_where + "[" + QuotedKey(m.key()) + "]";
+    const JsonPath list_where = map_where.Key(m.key());
     const size_t entry = out->Open(wire::kFeatureListsFeatureList);
     out->Bytes(wire::kMapKey, m.key());
     const size_t feature_list = out->Open(wire::kMapValue);
@@ -135,13 +136,13 @@ Status ProtoJsonToFeatureLists(const Json& lists, const std::string& where, Wire
     const Json steps = list.find("feature");
     if (steps.valid() && !steps.is_null()) {
       if (!steps.is_array()) {
-        return JsonError(list_where + ".feature", "expected an array, got " + std::string(JsonTypeName(steps)));
+        return JsonError(list_where.Field("feature"), "expected an array, got " + std::string(JsonTypeName(steps)));
       }
       size_t i = 0;
       for (JsonMembers step = steps.members(); !step.done(); step.Next(), ++i) {
         const size_t feature = out->Open(wire::kFeatureListFeature);
         TFQ_RETURN_IF_ERROR(
-            ProtoJsonToFeature(step.value(), list_where + ".feature[" + std::to_string(i) + "]", out));
+            ProtoJsonToFeature(step.value(), list_where.Field("feature").Index(i), out));
         out->Close(feature);
       }
     }

@@ -62,7 +62,18 @@ void WireWriter::Rotate(size_t begin, size_t middle) {
   std::rotate(data + begin, data + middle, data + out_->size());
 }
 
-Status JsonError(const std::string& where, std::string_view what) {
+std::string JsonPath::str() const {
+  switch (kind_) {
+    case Kind::kTop: return std::string(text_);
+    case Kind::kField: return parent_->str() + "." + std::string(text_);
+    case Kind::kKey: return parent_->str() + "[" + QuotedKey(text_) + "]";
+    case Kind::kIndex: return parent_->str() + "[" + std::to_string(index_) + "]";
+  }
+  return std::string();
+}
+
+Status JsonError(const JsonPath& path, std::string_view what) {
+  const std::string where = path.str();
   return Status::InvalidData(where.empty() ? std::string(what) : where + ": " + std::string(what));
 }
 
@@ -142,7 +153,7 @@ Decimal ParseDecimalFloat(std::string_view s, float* out) {
 
 }  // namespace
 
-Status JsonToFloat(const Json& value, bool allow_numeric_strings, const std::string& where, float* out) {
+Status JsonToFloat(const Json& value, bool allow_numeric_strings, const JsonPath& where, float* out) {
   if (value.is_number_float()) {
     const double d = value.number_float();
     *out = static_cast<float>(d);
@@ -174,7 +185,7 @@ Status JsonToFloat(const Json& value, bool allow_numeric_strings, const std::str
   return JsonError(where, "expected a float, got " + std::string(JsonTypeName(value)));
 }
 
-Status JsonToInt64(const Json& value, bool allow_strings, const std::string& where, int64_t* out) {
+Status JsonToInt64(const Json& value, bool allow_strings, const JsonPath& where, int64_t* out) {
   if (value.is_number_unsigned()) {
     const uint64_t u = value.unsigned_integer();
     if (u > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
@@ -209,7 +220,7 @@ Status JsonToInt64(const Json& value, bool allow_strings, const std::string& whe
   return JsonError(where, "expected an int64, got " + std::string(JsonTypeName(value)));
 }
 
-Status Base64ToBytesValue(const Json& value, const std::string& where, WireWriter* out) {
+Status Base64ToBytesValue(const Json& value, const JsonPath& where, WireWriter* out) {
   if (!value.is_string()) {
     return JsonError(where, "expected a base64 string, got " + std::string(JsonTypeName(value)));
   }
