@@ -86,13 +86,17 @@ class [[nodiscard]] Result {
   const Status& status() const { return status_; }
   // The value; only after ok() (checked where assertions are on: the Debug and sanitizer builds).
   T& value() & { return Checked(); }
-  const T& value() const& { return const_cast<Result*>(this)->Checked(); }
+  const T& value() const& { return Checked(); }
   T&& value() && { return std::move(Checked()); }
   T* operator->() { return &Checked(); }
   T& operator*() { return Checked(); }
 
  private:
   T& Checked() {
+    assert(value_.has_value() && "Result::value() of a failed Result");
+    return *value_;
+  }
+  const T& Checked() const {
     assert(value_.has_value() && "Result::value() of a failed Result");
     return *value_;
   }
