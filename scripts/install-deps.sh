@@ -3,9 +3,10 @@
 # Build: compiler, CMake, CLI11, nlohmann/json, doctest, zlib, ISA-L (fast gzip; optional at
 #        build time, tfq falls back to zlib without it), libjpeg-turbo (TurboJPEG), libpng,
 #        libcurl (OpenSSL flavour) and OpenSSL for s3://, gs:// and https:// (docs/object-stores.md).
-# Tests: protobuf-compiler + python3-protobuf for the reference oracle in ../shared/oracle,
-#        python3-pil for the resize-quality comparison, clang for the fuzzers; the Python package
-#        (scripts/test-python.sh): python3-dev, venv, pip, setuptools, wheel, pybind11, pytest,
+# Tests: protobuf-compiler + python3-protobuf for the reference oracle in ../shared/oracle, and
+#        libprotobuf-dev for google/protobuf/*.proto (TFDV's schema.proto, which
+#        tests/e2e/spec_test.sh compiles, imports any.proto); python3-pil for the resize-quality
+#        comparison, clang for the fuzzers; the Python package (scripts/test-python.sh): python3-dev, venv, pip, setuptools, wheel, pybind11, pytest,
 #        and python3-torch for its DataLoader tests; node and npm, and s3rver from npm into
 #        build/npm, for tests/e2e/object_store_test.sh.
 set -euo pipefail
@@ -13,7 +14,7 @@ packages=(build-essential cmake ninja-build pkg-config
           libcli11-dev nlohmann-json3-dev doctest-dev zlib1g-dev libisal-dev libturbojpeg0-dev libjpeg62-turbo-dev
           libpng-dev libomp-dev libcurl4-openssl-dev libssl-dev)
 if [[ "${1:-}" == "--test" ]]; then
-  packages+=(protobuf-compiler python3-protobuf python3-pil python3-numpy clang libclang-rt-14-dev
+  packages+=(protobuf-compiler libprotobuf-dev python3-protobuf python3-pil python3-numpy clang libclang-rt-14-dev
              python3-dev python3-venv python3-pip python3-setuptools python3-wheel pybind11-dev
              python3-pybind11 python3-pytest python3-torch
              openssl)  # the object-store test makes a certificate and checks a JWT with the openssl tool
