@@ -9,23 +9,23 @@ Status WireReader::Malformed(const char* what, size_t at) const {
   return Status::Corruption(std::string(what) + " at byte " + std::to_string(at));
 }
 
-Status WireReader::ReadTag(uint32_t* field, WireType* type) {
-  tag_offset_ = offset();
+Status WireReader::ReadTagSlow(uint32_t* field, WireType* type) {
+  const size_t at = tag_offset();
   uint64_t tag;
   const char* next = DecodeVarint(p_, end_, &tag);
-  if (next == nullptr) return Malformed("malformed varint (tag)", tag_offset_);
-  if (tag > std::numeric_limits<uint32_t>::max()) return Malformed("tag beyond 32 bits", tag_offset_);
+  if (next == nullptr) return Malformed("malformed varint (tag)", at);
+  if (tag > std::numeric_limits<uint32_t>::max()) return Malformed("tag beyond 32 bits", at);
   p_ = next;
   *field = static_cast<uint32_t>(tag >> 3);
   *type = static_cast<WireType>(tag & 7);
   if (*type == kStartGroup || *type == kEndGroup) {
     return Status::Corruption("wire type " + std::to_string(*type) +
-                              " (group) is not supported at byte " + std::to_string(tag_offset_));
+                              " (group) is not supported at byte " + std::to_string(at));
   }
   if (*type > kFixed32) {
-    return Malformed(("invalid wire type " + std::to_string(*type)).c_str(), tag_offset_);
+    return Malformed(("invalid wire type " + std::to_string(*type)).c_str(), at);
   }
-  if (*field == 0) return Malformed("field number 0", tag_offset_);
+  if (*field == 0) return Malformed("field number 0", at);
   return Status::OK();
 }
 
@@ -36,7 +36,7 @@ Status WireReader::ReadVarint(uint64_t* value) {
   return Status::OK();
 }
 
-Status WireReader::ReadLengthDelimited(std::string_view* payload, size_t* payload_offset) {
+Status WireReader::ReadLengthDelimitedSlow(std::string_view* payload, size_t* payload_offset) {
   const size_t at = offset();
   uint64_t length;
   const char* start = DecodeVarint(p_, end_, &length);
@@ -77,13 +77,13 @@ Status WireReader::Skip(WireType type) {
       return ReadFixed32(&ignored);
     }
     default:  // ReadTag has rejected the others
-      return Malformed("invalid wire type", tag_offset_);
+      return Malformed("invalid wire type", tag_offset());
   }
 }
 
 Status WireReader::WrongWireType(WireType type, const char* field_name) const {
   return Status::Corruption("wrong wire type " + std::to_string(type) + " for field " + field_name +
-                            " at byte " + std::to_string(tag_offset_));
+                            " at byte " + std::to_string(tag_offset()));
 }
 
 }  // namespace tfq::wire

@@ -27,10 +27,37 @@ class WireReader {
 
   // Reads the next tag. Field number 0, wire types 3/4 (groups) and 6/7 are errors: protobuf
   // rejects the first and last, and Example messages never contain groups.
-  Status ReadTag(uint32_t* field, WireType* type);
+  // The one-byte tags and lengths that nearly every Example is made of are read here, inline;
+  // everything else (longer varints, and every error) out of line.
+  Status ReadTag(uint32_t* field, WireType* type) {
+    tag_start_ = p_;
+    if (p_ != end_) {
+      const uint8_t tag = static_cast<uint8_t>(*p_);
+      constexpr uint32_t kValidTypes = (1u << kVarint) | (1u << kFixed64) |
+                                       (1u << kLengthDelimited) | (1u << kFixed32);
+      if (tag < 0x80 && (tag >> 3) != 0 && ((kValidTypes >> (tag & 7)) & 1) != 0) {
+        ++p_;
+        *field = tag >> 3;
+        *type = static_cast<WireType>(tag & 7);
+        return Status::OK();
+      }
+    }
+    return ReadTagSlow(field, type);
+  }
 
   // Reads a length-delimited payload; *payload_offset (optional) gets the offset of its first byte.
-  Status ReadLengthDelimited(std::string_view* payload, size_t* payload_offset = nullptr);
+  Status ReadLengthDelimited(std::string_view* payload, size_t* payload_offset = nullptr) {
+    if (p_ != end_) {
+      const uint8_t length = static_cast<uint8_t>(*p_);
+      if (length < 0x80 && length < end_ - p_) {
+        *payload = std::string_view(p_ + 1, length);
+        if (payload_offset != nullptr) *payload_offset = offset() + 1;
+        p_ += 1 + length;
+        return Status::OK();
+      }
+    }
+    return ReadLengthDelimitedSlow(payload, payload_offset);
+  }
   Status ReadVarint(uint64_t* value);
   Status ReadFixed32(uint32_t* value);
 
@@ -42,13 +69,16 @@ class WireReader {
   Status WrongWireType(WireType type, const char* field_name) const;
 
  private:
+  Status ReadTagSlow(uint32_t* field, WireType* type);
+  Status ReadLengthDelimitedSlow(std::string_view* payload, size_t* payload_offset);
   Status Malformed(const char* what, size_t at) const;
+  size_t tag_offset() const { return base_ + static_cast<size_t>(tag_start_ - begin_); }
 
   const char* begin_;
   const char* p_;
   const char* end_;
   size_t base_;
-  size_t tag_offset_ = 0;  // where the last tag started, for WrongWireType
+  const char* tag_start_ = begin_;  // where the last tag started, for WrongWireType
 };
 
 }  // namespace tfq::wire
