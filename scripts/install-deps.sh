@@ -6,8 +6,9 @@
 # Tests: protobuf-compiler + python3-protobuf for the reference oracle in ../shared/oracle, and
 #        libprotobuf-dev for google/protobuf/*.proto (TFDV's schema.proto, which
 #        tests/e2e/spec_test.sh compiles, imports any.proto); python3-pil for the resize-quality
-#        comparison, clang for the fuzzers; the Python package (scripts/test-python.sh): python3-dev, venv, pip, setuptools, wheel, pybind11, pytest,
-#        and python3-torch for its DataLoader tests; node and npm, and s3rver from npm into
+#        comparison, clang for the fuzzers; the Python package (scripts/test-python.sh):
+#        python3-dev, venv, pip, setuptools, wheel, pybind11, pytest, and python3-torch for its
+#        DataLoader tests; node and npm, and s3rver from npm into
 #        build/npm, for tests/e2e/object_store_test.sh.
 set -euo pipefail
 packages=(build-essential cmake ninja-build pkg-config
