@@ -1,9 +1,34 @@
 #include "convert/json_prescan.h"
 
+#include <bit>
+#include <cstdint>
+#include <cstring>
+
 namespace tfq {
 namespace {
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+// The first '"' or '\\' at or after `i` (text.size() or more if none), eight bytes at a time: most
+// of a line is the inside of strings. In each word, (w - 0x01..) & ~w & 0x80.. flags the bytes
+// that are zero; its lowest flag is always a true one, so the lowest over both searches is the
+// first match.
+size_t FindQuoteOrBackslash(std::string_view text, size_t i) {
+  static_assert(std::endian::native == std::endian::little, "the lowest flag is the first byte");
+  constexpr uint64_t kOnes = 0x0101010101010101u;
+  constexpr uint64_t kHighs = 0x8080808080808080u;
+  while (i + 8 <= text.size()) {
+    uint64_t word;
+    std::memcpy(&word, text.data() + i, 8);
+    const uint64_t quote = word ^ (kOnes * '"');
+    const uint64_t backslash = word ^ (kOnes * '\\');
+    const uint64_t found = (((quote - kOnes) & ~quote) | ((backslash - kOnes) & ~backslash)) & kHighs;
+    if (found != 0) return i + static_cast<size_t>(std::countr_zero(found)) / 8;
+    i += 8;
+  }
+  while (i < text.size() && text[i] != '"' && text[i] != '\\') ++i;
+  return i;
+}
 
 // Whether the digits of an integer literal exceed what nlohmann keeps as an integer: uint64 for
 // positive literals, int64 for negative ones (beyond that it stores a double).
@@ -20,17 +45,13 @@ bool OutsideInt64Range(std::string_view digits, bool negative) {
 JsonPrescan PrescanJson(std::string_view text, size_t stop_above_depth) {
   JsonPrescan result;
   size_t depth = 0;
-  bool in_string = false;
   for (size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
-    if (in_string) {
-      if (c == '\\') {
-        ++i;  // the escaped character cannot end the string
-      } else if (c == '"') {
-        in_string = false;
-      }
-    } else if (c == '"') {
-      in_string = true;
+    if (c == '"') {  // to the closing quote; an escaped character cannot end the string
+      size_t at = FindQuoteOrBackslash(text, i + 1);
+      while (at < text.size() && text[at] == '\\') at = FindQuoteOrBackslash(text, at + 2);
+      if (at >= text.size()) break;  // unterminated: the parser reports it
+      i = at;
     } else if (c == '[' || c == '{') {
       if (++depth > result.depth) {
         result.depth = depth;

@@ -40,23 +40,25 @@ class LinesConverter {
     JsonRecordReader reader;
     RecordFramer framer;
   };
-  Status ConvertLine(std::string_view line, const std::string& where, Worker& w, LinesSlot& slot);
+  // `line_number` names the line in messages; the text is built only for one.
+  Status ConvertLine(std::string_view line, uint64_t line_number, Worker& w, LinesSlot& slot);
 
   const JsonLinesOptions& options_;
   std::vector<Worker> workers_;
 };
 
-Status LinesConverter::ConvertLine(std::string_view line, const std::string& where, Worker& w,
+Status LinesConverter::ConvertLine(std::string_view line, uint64_t line_number, Worker& w,
                                    LinesSlot& slot) {
+  const auto where = [&] { return slot.name + ": line " + std::to_string(line_number); };
   const JsonPrescan prescan = PrescanJson(line);
   if (prescan.depth > kMaxJsonDepth) {
-    return Status::InvalidData(where + ": JSON nested deeper than " + std::to_string(kMaxJsonDepth) +
+    return Status::InvalidData(where() + ": JSON nested deeper than " + std::to_string(kMaxJsonDepth) +
                                " levels (a tf.Example needs at most 8); the line is not read");
   }
   if (!prescan.big_integer.empty()) {
     const std::string_view n = prescan.big_integer;
     return Status::InvalidData(
-        where + ": the integer " + std::string(n.substr(0, 40)) + (n.size() > 40 ? "..." : "") +
+        where() + ": the integer " + std::string(n.substr(0, 40)) + (n.size() > 40 ? "..." : "") +
         " at byte " + std::to_string(prescan.big_integer_offset) +
         " does not fit in 64 bits (int64 features hold -2^63..2^63-1; write a float with a '.' or an exponent)");
   }
@@ -67,7 +69,7 @@ Status LinesConverter::ConvertLine(std::string_view line, const std::string& whe
   w.reader.ReleaseIfLarger(kKeptReaderBytes);
   if (!read.ok()) {
     slot.framed.CommitTo(slot.framed.data() + start);
-    return read.WithPrefix(where);
+    return read.WithPrefix(where());
   }
   w.framer.Close(&slot.framed, start);
   slot.ends.push_back(slot.framed.size());
@@ -90,7 +92,7 @@ Status LinesConverter::Convert(LinesSlot& slot, int worker) {
     }
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (IsBlankLine(line)) continue;
-    TFQ_RETURN_IF_ERROR(ConvertLine(line, slot.name + ": line " + std::to_string(line_number), w, slot));
+    TFQ_RETURN_IF_ERROR(ConvertLine(line, line_number, w, slot));
   }
   return Status::OK();
 }

@@ -4,6 +4,7 @@
 
 #include <doctest/doctest.h>
 
+#include <random>
 #include <string>
 
 #include "convert/jsonl.h"
@@ -22,7 +23,78 @@ Status Convert(const std::string& text, bool sequence = false) {
   return JsonLinesToRecords(in.get(), options, [](std::string_view, std::span<const size_t>) { return Status::OK(); }, &n);
 }
 
+// The scan as first written, one byte at a time: what the word-at-a-time string skip must match.
+JsonPrescan ReferencePrescan(std::string_view text, size_t stop_above_depth) {
+  const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  JsonPrescan result;
+  size_t depth = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > result.depth) {
+        result.depth = depth;
+        if (depth > stop_above_depth) break;
+      }
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    } else if (c == '-' || digit(c)) {
+      const size_t start = i;
+      const bool negative = c == '-';
+      size_t end = negative ? i + 1 : i;
+      while (end < text.size() && digit(text[end])) ++end;
+      const bool integer = end == text.size() || (text[end] != '.' && text[end] != 'e' && text[end] != 'E');
+      while (end < text.size() && (digit(text[end]) || text[end] == '.' || text[end] == 'e' ||
+                                   text[end] == 'E' || text[end] == '+' || text[end] == '-')) {
+        ++end;
+      }
+      std::string_view digits = text.substr(start + negative, end - start - negative);
+      while (digits.size() > 1 && digits[0] == '0') digits.remove_prefix(1);
+      const std::string_view max = negative ? "9223372036854775808" : "18446744073709551615";
+      if (integer && result.big_integer.empty() &&
+          (digits.size() > max.size() || (digits.size() == max.size() && digits > max))) {
+        result.big_integer = text.substr(start, end - start);
+        result.big_integer_offset = start;
+      }
+      i = end - 1;
+    }
+  }
+  return result;
+}
+
 }  // namespace
+
+TEST_CASE("the scan agrees with the byte-at-a-time scan on random JSON-like text") {
+  std::mt19937_64 rng(5);
+  // Quotes, escapes, brackets and long digit runs, between runs of plain text long enough to
+  // cross the eight-byte words at every alignment.
+  const std::string pieces[] = {"\"", "\\", "\\\"", "[", "]", "{", "}", ",", ":", "-", ".", "e",
+                                "1", "18446744073709551616", "9223372036854775808", "0000000000000000000001",
+                                "abcdefgh", "x", "\xc3\xa9"};
+  for (int trial = 0; trial < 50000; ++trial) {
+    std::string text;
+    const size_t parts = rng() % 40;
+    for (size_t p = 0; p < parts; ++p) {
+      const std::string& piece = pieces[rng() % std::size(pieces)];
+      text += rng() % 4 == 0 ? std::string(rng() % 20, 'a') : piece;
+    }
+    const size_t stop = 1 + rng() % 6;
+    const JsonPrescan got = PrescanJson(text, stop);
+    const JsonPrescan expected = ReferencePrescan(text, stop);
+    INFO(text);
+    CHECK(got.depth == expected.depth);
+    CHECK(got.big_integer == expected.big_integer);
+    CHECK(got.big_integer_offset == expected.big_integer_offset);
+  }
+}
 
 TEST_CASE("depth counts brackets outside strings") {
   CHECK(Depth("") == 0);
