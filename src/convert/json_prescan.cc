@@ -1,8 +1,8 @@
 #include "convert/json_prescan.h"
 
-#include <bit>
 #include <cstdint>
-#include <cstring>
+
+#include "common/swar.h"
 
 namespace tfq {
 namespace {
@@ -10,21 +10,12 @@ namespace {
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
 // The first '"' or '\\' at or after `i` (text.size() or more if none), eight bytes at a time: most
-// of a line is the inside of strings. In each word, (w - 0x01..) & ~w & 0x80.. flags the bytes
-// that are zero; its lowest flag is always a true one, so the lowest over both searches is the
-// first match.
+// of a line is the inside of strings.
 size_t FindQuoteOrBackslash(std::string_view text, size_t i) {
-  static_assert(std::endian::native == std::endian::little, "the lowest flag is the first byte");
-  constexpr uint64_t kOnes = 0x0101010101010101u;
-  constexpr uint64_t kHighs = 0x8080808080808080u;
-  while (i + 8 <= text.size()) {
-    uint64_t word;
-    std::memcpy(&word, text.data() + i, 8);
-    const uint64_t quote = word ^ (kOnes * '"');
-    const uint64_t backslash = word ^ (kOnes * '\\');
-    const uint64_t found = (((quote - kOnes) & ~quote) | ((backslash - kOnes) & ~backslash)) & kHighs;
-    if (found != 0) return i + static_cast<size_t>(std::countr_zero(found)) / 8;
-    i += 8;
+  for (; i + 8 <= text.size(); i += 8) {
+    const uint64_t word = swar::Load(text.data() + i);
+    const uint64_t found = swar::Equal(word, '"') | swar::Equal(word, '\\');
+    if (found != 0) return i + swar::FirstFlagged(found);
   }
   while (i < text.size() && text[i] != '"' && text[i] != '\\') ++i;
   return i;

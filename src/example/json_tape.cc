@@ -10,6 +10,7 @@
 
 #include "common/json_output.h"
 #include "common/json_text.h"
+#include "common/swar.h"
 #include "example/wire_format.h"
 
 namespace tfq {
@@ -352,6 +353,19 @@ class DirectJsonParser {
     bool high = false;  // bytes of 0x80 and above: UTF-8 to check
     while (true) {
       const char* run = p_;
+      uint64_t run_bits = 0;  // the bytes passed eight at a time, OR'ed: their high bits
+      for (; end_ - p_ >= 8; p_ += 8) {
+        const uint64_t word = swar::Load(p_);
+        const uint64_t stop = swar::Equal(word, '"') | swar::Equal(word, '\\') | swar::Below(word, 0x20);
+        if (stop != 0) {
+          const size_t first = swar::FirstFlagged(stop);
+          run_bits |= word & swar::LanesBefore(first);
+          p_ += first;
+          break;
+        }
+        run_bits |= word;
+      }
+      high |= (run_bits & swar::kHighs) != 0;
       while (p_ < end_) {
         const auto c = static_cast<uint8_t>(*p_);
         if (c < 0x20 || c == '"' || c == '\\') break;

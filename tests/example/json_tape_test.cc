@@ -88,7 +88,11 @@ std::string RandomJson(std::mt19937& rng, int depth) {
       "-576460752303423489", "true", "false", "null", R"("")", R"("abc")", R"("a\"b\\c\/d")",
       R"("\b\f\n\r\t")", R"("\u0000\u001f\u00e9\u20AC")", R"("\ud83d\ude00")", R"("\udc00")", R"("\ud800x")",
       "\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"", "\"\xed\xa0\x80\"", "\"\xc0\xaf\"", "\"\xf4\x90\x80\x80\"",
-      "\"\xe2\x82\"", R"("NaN")", R"({"base64":"AAE="})", "[]", "{}"};
+      "\"\xe2\x82\"", R"("NaN")", R"({"base64":"AAE="})", "[]", "{}",
+      // Longer than the eight bytes the string scan takes at a time: bad UTF-8, a control byte
+      // and escapes before and after the first word.
+      "\"\xc0\xafabcdefghijklmnop\"", "\"abcdefghijklmn\xc3\"", "\"abcdefghij\x01klm\"",
+      R"("abcdefghijk\"lmnopqrstuvw\\xyz\u00e9abcdefgh")", "\"\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\""};
   static const char* const kSpaces[] = {"", "", "", " ", "\n", " \t\r\n "};
   auto space = [&] { return std::string(kSpaces[rng() % 6]); };
   const int pick = depth > 4 ? 0 : static_cast<int>(rng() % 4);
