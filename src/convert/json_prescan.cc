@@ -1,6 +1,7 @@
 #include "convert/json_prescan.h"
 
 #include <cstdint>
+#include <string>
 
 #include "common/swar.h"
 
@@ -69,6 +70,22 @@ JsonPrescan PrescanJson(std::string_view text, size_t stop_above_depth) {
     }
   }
   return result;
+}
+
+Status CheckJsonLine(std::string_view line) {
+  const JsonPrescan prescan = PrescanJson(line);
+  if (prescan.depth > kMaxJsonDepth) {
+    return Status::InvalidData("JSON nested deeper than " + std::to_string(kMaxJsonDepth) +
+                               " levels (a tf.Example needs at most 8); the line is not read");
+  }
+  if (!prescan.big_integer.empty()) {
+    const std::string_view n = prescan.big_integer;
+    return Status::InvalidData(
+        "the integer " + std::string(n.substr(0, 40)) + (n.size() > 40 ? "..." : "") + " at byte " +
+        std::to_string(prescan.big_integer_offset) +
+        " does not fit in 64 bits (int64 features hold -2^63..2^63-1; write a float with a '.' or an exponent)");
+  }
+  return Status::OK();
 }
 
 }  // namespace tfq

@@ -5,12 +5,16 @@
 // (a proto-json SequenceExample: featureLists.featureList.k.feature[].int64List.value[]).
 // Big integers: an integer literal beyond 64 bits reaches the parse tree as a double, and would
 // silently become a float feature; only the text still tells that it was written as an integer.
-// One linear pass over the bytes, no allocation, before the parser sees the line.
+// One linear pass over the bytes, no allocation, before nlohmann's parser sees the line (the
+// direct parser of json_tape.h checks both in its own pass: kJsonLineGuard).
 #ifndef TFQ_CONVERT_JSON_PRESCAN_H_
 #define TFQ_CONVERT_JSON_PRESCAN_H_
 
 #include <cstddef>
 #include <string_view>
+
+#include "common/status.h"
+#include "example/json_tape.h"
 
 namespace tfq {
 
@@ -26,6 +30,16 @@ struct JsonPrescan {
 
 // Brackets and digits inside strings are ignored. Does not validate: the parser does that next.
 JsonPrescan PrescanJson(std::string_view text, size_t stop_above_depth = kMaxJsonDepth);
+
+// The pre-scan as a parse guard's check: kInvalidData for nesting past kMaxJsonDepth ("JSON nested
+// deeper than 64 levels ...") or a big integer ("the integer N at byte B does not fit in 64 bits
+// ..."), else OK.
+Status CheckJsonLine(std::string_view line);
+
+// The guard of every JSON line tfq reads: the direct parser takes lines within kMaxJsonDepth,
+// which have no big integers (it leaves those too), so the pre-scan runs only on the lines it
+// leaves, before nlohmann's parser sees them.
+inline constexpr JsonParseGuard kJsonLineGuard{static_cast<int>(kMaxJsonDepth), &CheckJsonLine};
 
 }  // namespace tfq
 

@@ -37,7 +37,7 @@ class LinesConverter {
  private:
   // Cache-aligned: the workers' readers are written on every line (common/cache_line.h).
   struct alignas(kCacheLineBytes) Worker {
-    JsonRecordReader reader;
+    JsonRecordReader reader{kJsonLineGuard};  // nesting and big integers: json_prescan.h
     RecordFramer framer;
   };
   // `line_number` names the line in messages; the text is built only for one.
@@ -50,18 +50,6 @@ class LinesConverter {
 Status LinesConverter::ConvertLine(std::string_view line, uint64_t line_number, Worker& w,
                                    LinesSlot& slot) {
   const auto where = [&] { return slot.name + ": line " + std::to_string(line_number); };
-  const JsonPrescan prescan = PrescanJson(line);
-  if (prescan.depth > kMaxJsonDepth) {
-    return Status::InvalidData(where() + ": JSON nested deeper than " + std::to_string(kMaxJsonDepth) +
-                               " levels (a tf.Example needs at most 8); the line is not read");
-  }
-  if (!prescan.big_integer.empty()) {
-    const std::string_view n = prescan.big_integer;
-    return Status::InvalidData(
-        where() + ": the integer " + std::string(n.substr(0, 40)) + (n.size() > 40 ? "..." : "") +
-        " at byte " + std::to_string(prescan.big_integer_offset) +
-        " does not fit in 64 bits (int64 features hold -2^63..2^63-1; write a float with a '.' or an exponent)");
-  }
   // Encoded in place, between the framing (one copy of the record fewer).
   const size_t start = w.framer.Open(&slot.framed);
   Status read = options_.sequence ? w.reader.ReadSequenceExample(line, &slot.framed)

@@ -68,16 +68,20 @@ Status CheckJsonKeysDistinct(const SequenceExampleView& example);
 // (`features.feature["age"].int64List.value[2]: expected an int64, got the string "x"`,
 // `["age"][1]: mixed kinds in one list (numbers and strings)`): nested objects or arrays,
 // mixed kinds in one list, integers beyond int64, floats beyond float32, bad base64, unknown
-// fields. Never throws. Does not limit nesting: run PrescanJson (convert/json_prescan.h) on
-// untrusted text first. One reader per thread; its buffers are reused from line to line.
+// fields. Never throws. Does not limit nesting: give untrusted text a `guard` that does
+// (convert/json_prescan.h). One reader per thread; its buffers are reused from line to line.
 class JsonRecordReader {
  public:
+  JsonRecordReader() = default;
+  explicit JsonRecordReader(const JsonParseGuard& guard) : guard_(guard) {}
+
   Status ReadExample(std::string_view text, ByteBuffer* out);
   Status ReadSequenceExample(std::string_view text, ByteBuffer* out);
   // Gives memory back after a large line (see JsonTape::ReleaseIfLarger).
   void ReleaseIfLarger(size_t bytes) { tape_.ReleaseIfLarger(bytes); }
 
  private:
+  JsonParseGuard guard_;
   JsonTape tape_;
 };
 

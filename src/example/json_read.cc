@@ -90,13 +90,13 @@ Status WriteSequenceExample(const Json& value, WireWriter* out) {
 }  // namespace
 
 Status JsonRecordReader::ReadExample(std::string_view text, ByteBuffer* out) {
-  TFQ_RETURN_IF_ERROR(tape_.Parse(text));
+  TFQ_RETURN_IF_ERROR(tape_.Parse(text, guard_));
   WireWriter writer(out);
   return WriteExample(tape_.root(), &writer);
 }
 
 Status JsonRecordReader::ReadSequenceExample(std::string_view text, ByteBuffer* out) {
-  TFQ_RETURN_IF_ERROR(tape_.Parse(text));
+  TFQ_RETURN_IF_ERROR(tape_.Parse(text, guard_));
   WireWriter writer(out);
   return WriteSequenceExample(tape_.root(), &writer);
 }

@@ -1,5 +1,6 @@
 #include "example/json_tape.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstring>
 #include <limits>
@@ -269,8 +270,10 @@ namespace {
 // then parses the text with nlohmann, whose answer and messages are the only ones a user sees.
 class DirectJsonParser {
  public:
-  DirectJsonParser(std::string_view text, JsonTapeBuilder* builder)
-      : p_(text.data()), end_(text.data() + text.size()), builder_(builder) {}
+  // `max_depth`: at most kMaxDepth.
+  DirectJsonParser(std::string_view text, int max_depth, JsonTapeBuilder* builder)
+      : p_(text.data()), end_(text.data() + text.size()), max_depth_(std::min(max_depth, kMaxDepth)),
+        builder_(builder) {}
 
   bool Parse() {
     SkipSpace();
@@ -313,7 +316,7 @@ class DirectJsonParser {
   }
 
   bool Object(int depth) {
-    if (depth > kMaxDepth) return false;
+    if (depth > max_depth_) return false;
     ++p_;
     if (!builder_->start_object(static_cast<size_t>(-1))) return false;
     SkipSpace();
@@ -332,7 +335,7 @@ class DirectJsonParser {
   }
 
   bool Array(int depth) {
-    if (depth > kMaxDepth) return false;
+    if (depth > max_depth_) return false;
     ++p_;
     if (!builder_->start_array(static_cast<size_t>(-1))) return false;
     SkipSpace();
@@ -482,6 +485,7 @@ class DirectJsonParser {
 
   const char* p_;
   const char* const end_;
+  const int max_depth_;
   JsonTapeBuilder* const builder_;
   std::string scratch_;
   const std::string no_text_;  // number_float's text, which the builder does not read
@@ -489,7 +493,7 @@ class DirectJsonParser {
 
 }  // namespace
 
-Status JsonTape::Parse(std::string_view text) {
+Status JsonTape::Parse(std::string_view text, const JsonParseGuard& guard) {
   // Every value takes at least two bytes of text ("1," "[]" "{}"; a key and its value four), so
   // this many slots never reallocate: growing by doubling would hold the old and the new vector
   // at once (1.5 times the final size). Pages never written are never resident.
@@ -497,9 +501,10 @@ Status JsonTape::Parse(std::string_view text) {
   slots_.reserve(text.size() / 2 + 1);
   try {
     JsonTapeBuilder builder(this);
-    if (DirectJsonParser(text, &builder).Parse()) return Status::OK();
+    if (DirectJsonParser(text, guard.max_depth, &builder).Parse()) return Status::OK();
   } catch (const std::exception&) {  // allocation failure: nlohmann's parse says it
   }
+  if (guard.check != nullptr) TFQ_RETURN_IF_ERROR(guard.check(text));
   return ParseWithNlohmann(text);
 }
 

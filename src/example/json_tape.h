@@ -18,8 +18,8 @@
 // value is dropped unseen. The events come from a direct parser of the bytes for well-formed
 // text; whatever it leaves (every error, and rare forms) nlohmann's parser parses again, so the
 // results and messages are nlohmann's.
-// Time linear in the text. Nesting is not limited here: run PrescanJson (convert/json_prescan.h)
-// on untrusted text first.
+// Time linear in the text. nlohmann's parser does not limit nesting: give untrusted text a
+// JsonParseGuard that does (convert/json_prescan.h).
 #ifndef TFQ_EXAMPLE_JSON_TAPE_H_
 #define TFQ_EXAMPLE_JSON_TAPE_H_
 
@@ -95,13 +95,24 @@ class JsonMembers {
   bool object_ = false;
 };
 
+// What a caller checks before nlohmann's parser sees a text (say, a nesting limit of its own): the
+// direct parser takes only text within `max_depth` levels of nesting, and anything it leaves is
+// given to `check` first, whose error is returned instead of parsing. So `check` is skipped
+// exactly for the text the direct parser takes; it must pass all such text (the direct parser also
+// leaves every integer beyond int64/uint64, every error and the rare forms listed at
+// DirectJsonParser).
+struct JsonParseGuard {
+  int max_depth = 128;
+  Status (*check)(std::string_view text) = nullptr;
+};
+
 class JsonTape {
  public:
   // Parses `text` (one complete JSON value), replacing what the tape held. Errors are
   // kInvalidData: "not valid JSON at byte B (syntax error ...)" or "duplicate key \"k\"" followed,
   // for a nested object, by " in [\"features\"][\"feature\"]" (the keys down to it) and
-  // " (each key may appear once; the value would be lost)". Never throws.
-  Status Parse(std::string_view text);
+  // " (each key may appear once; the value would be lost)", or `guard.check`'s. Never throws.
+  Status Parse(std::string_view text, const JsonParseGuard& guard = {});
   // Parse through nlohmann's parser alone: what Parse does for text its direct parser leaves
   // (any error, and rare forms); for tests that compare the two.
   Status ParseWithNlohmann(std::string_view text);

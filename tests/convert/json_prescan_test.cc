@@ -8,6 +8,7 @@
 #include <string>
 
 #include "convert/jsonl.h"
+#include "example/json_tape.h"
 #include "io/file_streams.h"
 
 namespace tfq {
@@ -94,6 +95,48 @@ TEST_CASE("the scan agrees with the byte-at-a-time scan on random JSON-like text
     CHECK(got.big_integer == expected.big_integer);
     CHECK(got.big_integer_offset == expected.big_integer_offset);
   }
+}
+
+// A JSON value nested about as deep as the line limit, with integers on both sides of 64 bits.
+std::string RandomLine(std::mt19937_64& rng, size_t depth, size_t deepest) {
+  static const char* const kAtoms[] = {"1", "-1", "0", "2.5", "1e3", "\"s\"", "\"[[\\\"{\"", "true", "null",
+                                       "18446744073709551615", "18446744073709551616", "-9223372036854775808",
+                                       "-9223372036854775809", "123456789012345678901234567890"};
+  if (depth >= deepest || rng() % 50 == 0) return kAtoms[rng() % std::size(kAtoms)];
+  const bool object = rng() % 2 == 0;
+  std::string text = object ? "{" : "[";
+  const size_t n = rng() % 8 == 0 ? rng() % 3 : 1;  // mostly a chain down, so that lines reach the limit
+  for (size_t i = 0; i < n; ++i) {
+    if (i > 0) text += ",";
+    if (object) text += "\"k" + std::to_string(i) + "\":";
+    text += RandomLine(rng, depth + 1, deepest);
+  }
+  return text + (object ? "}" : "]");
+}
+
+TEST_CASE("the guarded parse answers as the pre-scan followed by nlohmann's parse") {
+  std::mt19937_64 rng(9);
+  JsonTape guarded, reference;
+  int deeper = 0;
+  for (int trial = 0; trial < 4000; ++trial) {
+    std::string text = RandomLine(rng, 0, kMaxJsonDepth - 4 + rng() % 8);
+    if (trial % 3 == 2 && !text.empty()) {  // and broken: a byte changed or dropped
+      const size_t at = rng() % text.size();
+      if (rng() % 2 == 0) {
+        text[at] = "[]{},:\"x9"[rng() % 9];
+      } else {
+        text.erase(at, 1);
+      }
+    }
+    deeper += PrescanJson(text).depth > kMaxJsonDepth;
+    Status expected = CheckJsonLine(text);
+    if (expected.ok()) expected = reference.ParseWithNlohmann(text);
+    const Status got = guarded.Parse(text, kJsonLineGuard);
+    INFO(text);
+    CHECK(got.code() == expected.code());
+    CHECK(got.message() == expected.message());
+  }
+  CHECK(deeper > 100);  // lines past the limit were among them (148)
 }
 
 TEST_CASE("depth counts brackets outside strings") {
