@@ -2,6 +2,8 @@
 
 #include <cstdint>
 
+#include "common/swar.h"
+
 namespace tfq {
 namespace {
 
@@ -35,6 +37,10 @@ bool NeedsEscape(uint8_t c) { return c < 0x20 || c == '"' || c == '\\'; }
 
 bool IsValidUtf8(std::string_view s) {
   for (size_t i = 0; i < s.size();) {
+    if (i + 8 <= s.size() && (swar::Load(s.data() + i) & swar::kHighs) == 0) {
+      i += 8;  // eight ASCII bytes
+      continue;
+    }
     if (static_cast<uint8_t>(s[i]) < 0x80) {
       ++i;
       continue;
