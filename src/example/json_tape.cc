@@ -266,8 +266,9 @@ namespace {
 // lexer's byte-at-a-time reads and a string grown a byte at a time: the lexer was a fifth of
 // converting JSON lines). It gives up (false) on anything else (a syntax error, a control
 // character or invalid UTF-8 in a string, a lone surrogate, a number that does not fit its
-// type, a byte order mark, nesting past kMaxDepth, a key the builder refuses), and JsonTape::Parse
-// then parses the text with nlohmann, whose answer and messages are the only ones a user sees.
+// type, a byte order mark, nesting past the guard's max_depth, a key the builder refuses), and
+// JsonTape::Parse then parses the text with nlohmann, whose answer and messages are the only
+// ones a user sees.
 class DirectJsonParser {
  public:
   // `max_depth`: at most kMaxDepth.
