@@ -49,7 +49,6 @@ class LinesConverter {
 
 Status LinesConverter::ConvertLine(std::string_view line, uint64_t line_number, Worker& w,
                                    LinesSlot& slot) {
-  const auto where = [&] { return slot.name + ": line " + std::to_string(line_number); };
   // Encoded in place, between the framing (one copy of the record fewer).
   const size_t start = w.framer.Open(&slot.framed);
   Status read = options_.sequence ? w.reader.ReadSequenceExample(line, &slot.framed)
@@ -57,7 +56,7 @@ Status LinesConverter::ConvertLine(std::string_view line, uint64_t line_number, 
   w.reader.ReleaseIfLarger(kKeptReaderBytes);
   if (!read.ok()) {
     slot.framed.CommitTo(slot.framed.data() + start);
-    return read.WithPrefix(where());
+    return read.WithPrefix(slot.name + ": line " + std::to_string(line_number));
   }
   w.framer.Close(&slot.framed, start);
   slot.ends.push_back(slot.framed.size());

@@ -13,6 +13,8 @@
 #include <cstring>
 #include <string>
 
+#include "common/swar.h"
+
 static_assert(std::endian::native == std::endian::little,
               "the float and fixed32 loads assume a little-endian host, as the wire format is");
 
@@ -61,16 +63,15 @@ inline const char* DecodeVarint(const char* p, const char* end, uint64_t* value)
   // Two to eight bytes with eight readable: found and assembled a word at a time, with no
   // branch per byte (ids, hashes and timestamps are varints of this length).
   if (end - p >= 8) {
-    uint64_t word;
-    std::memcpy(&word, p, 8);
-    const uint64_t last_bytes = ~word & 0x8080808080808080u;  // the high bit clear: a varint's last
+    uint64_t word = swar::Load(p);
+    const uint64_t last_bytes = ~word & swar::kHighs;  // the high bit clear: a varint's last
     if (last_bytes != 0) {
       word &= (last_bytes ^ (last_bytes - 1)) & 0x7f7f7f7f7f7f7f7fu;  // its bytes, 7 bits of each
       word = ((word & 0x7f007f007f007f00u) >> 1) | (word & 0x007f007f007f007fu);
       word = ((word & 0x3fff00003fff0000u) >> 2) | (word & 0x00003fff00003fffu);
       word = ((word & 0x0fffffff00000000u) >> 4) | (word & 0x000000000fffffffu);
       *value = word;
-      return p + std::countr_zero(last_bytes) / 8 + 1;
+      return p + swar::FirstFlagged(last_bytes) + 1;
     }
   }
   uint64_t result = 0;
