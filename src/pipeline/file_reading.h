@@ -6,7 +6,6 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -38,8 +37,12 @@ struct FileTask {
   bool opened = false;
 
   // Guarded by the Interleaver's mutex.
-  std::deque<Record> buffer;  // read ahead, not yet taken by the consumer
+  std::vector<Record> buffer;  // read ahead, not yet moved to the consumer's side
   size_t buffered_bytes = 0;
+  // What the consumer's side still held of this file when it last said (it only shrinks after),
+  // counted against the same read-ahead limits as the buffer.
+  size_t staged_records = 0;
+  size_t staged_bytes = 0;
   bool active = false;    // a reader thread is reading it now
   bool queued = false;    // waiting in the work queue
   bool finished = false;  // no more records will be added

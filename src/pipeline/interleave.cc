@@ -26,6 +26,7 @@ Interleaver::Interleaver(const std::vector<std::string>* files, const ReadOption
     : files_(files),
       options_(options),
       slots_(options.cycle_length),
+      staged_(options.cycle_length),
       // As much as the read-ahead buffers hold; a block is a burst plus at most one record.
       pool_(RecordBlockPool::Create(
           options.cycle_length * (options.file_buffer_records + kLookAheadRecords),
@@ -54,6 +55,19 @@ void Interleaver::Shutdown() {
   }
 }
 
+void Interleaver::OweWake() { owed_wakes_.fetch_add(1, std::memory_order_relaxed); }
+
+void Interleaver::WakeReaders() {
+  // The tasks were queued under mu_ before the count went up, so a reader woken here finds them
+  // (and one that was not waiting yet checks the queue before it waits).
+  const size_t owed = owed_wakes_.exchange(0, std::memory_order_relaxed);
+  if (owed >= threads_.size()) {
+    work_cv_.notify_all();
+  } else {
+    for (size_t i = 0; i < owed; ++i) work_cv_.notify_one();
+  }
+}
+
 void Interleaver::CancelLocked() {
   cancelled_ = true;
   stopping_.store(true, std::memory_order_relaxed);
@@ -79,8 +93,8 @@ void Interleaver::StartEpoch(std::vector<uint32_t> order, uint32_t epoch,
   look_ahead_.clear();
   for (Task& task : work_) task->queued = false;
   work_.clear();
-  ready_.clear();
-  ready_events_.clear();
+  for (Staging& staging : staged_) staging = Staging();
+  pending_events_.clear();
   order_ = std::move(order);
   next_in_order_ = 0;
   epoch_ = epoch;
@@ -109,6 +123,7 @@ void Interleaver::StartEpoch(std::vector<uint32_t> order, uint32_t epoch,
     slots_[i] = NextTask();
     LogAssign(i);
   }
+  WakeReaders();
 }
 
 Interleaver::Task Interleaver::NextTask() {
@@ -124,7 +139,7 @@ Interleaver::Task Interleaver::NextTask() {
     task = std::make_shared<internal::FileTask>(order_[next_in_order_++], epoch_);
     task->queued = true;
     work_.push_back(task);
-    work_cv_.notify_one();
+    OweWake();
   }
   TopUpLookAhead();
   return task;
@@ -137,14 +152,14 @@ void Interleaver::TopUpLookAhead() {
     task->queued = true;
     // Behind the files in slots: a reader thread turns to it when they are full.
     work_.push_back(task);
-    work_cv_.notify_one();
+    OweWake();
     look_ahead_.push_back(std::move(task));
   }
 }
 
 void Interleaver::LogAssign(size_t slot) {
   if (!options_.deterministic) return;
-  StreamEvent& e = ready_events_.emplace_back();
+  StreamEvent& e = pending_events_.emplace_back();
   e.kind = StreamEvent::Kind::kAssign;
   e.slot = static_cast<uint32_t>(slot);
   e.file = slots_[slot] ? slots_[slot]->file : kNoFile;
@@ -154,29 +169,31 @@ void Interleaver::LogAssign(size_t slot) {
 }
 
 bool Interleaver::Full(const internal::FileTask& task) const {
-  if (task.look_ahead) {
-    return task.buffer.size() >= kLookAheadRecords || task.buffered_bytes >= kLookAheadBytes;
-  }
-  return task.buffer.size() >= options_.file_buffer_records ||
-         task.buffered_bytes >= options_.file_buffer_bytes;
+  const size_t records = task.buffer.size() + task.staged_records;
+  const size_t bytes = task.buffered_bytes + task.staged_bytes;
+  if (task.look_ahead) return records >= kLookAheadRecords || bytes >= kLookAheadBytes;
+  return records >= options_.file_buffer_records || bytes >= options_.file_buffer_bytes;
 }
 
 void Interleaver::MaybeQueue(const Task& task) {
   if (task->active || task->queued || task->finished) return;
   // Refill from half empty, so a reader thread gets a worthwhile burst rather than one record.
-  if (task->buffer.size() > options_.file_buffer_records / 2 ||
-      task->buffered_bytes > options_.file_buffer_bytes / 2) {
+  if (task->buffer.size() + task->staged_records > options_.file_buffer_records / 2 ||
+      task->buffered_bytes + task->staged_bytes > options_.file_buffer_bytes / 2) {
     return;
   }
   task->queued = true;
   work_.push_back(task);
-  work_cv_.notify_one();
+  OweWake();
 }
 
 void Interleaver::Deliver(internal::FileTask* task, std::vector<Record>* burst) {
-  for (Record& record : *burst) {
-    task->buffered_bytes += record.data.size();
-    task->buffer.push_back(std::move(record));
+  for (const Record& record : *burst) task->buffered_bytes += record.data.size();
+  if (task->buffer.empty()) {
+    task->buffer.swap(*burst);  // the burst keeps the emptied buffer's capacity for the next one
+  } else {
+    task->buffer.insert(task->buffer.end(), std::make_move_iterator(burst->begin()),
+                        std::make_move_iterator(burst->end()));
   }
   burst->clear();
 }
@@ -196,10 +213,10 @@ void Interleaver::ReaderLoop() {
     while (true) {
       const size_t max_records =
           std::min(kBurstRecords, (task->look_ahead ? kLookAheadRecords : options_.file_buffer_records) -
-                                      task->buffer.size());
+                                      task->buffer.size() - task->staged_records);
       const size_t max_bytes =
           std::min(kBurstBytes, (task->look_ahead ? kLookAheadBytes : options_.file_buffer_bytes) -
-                                    task->buffered_bytes);
+                                    task->buffered_bytes - task->staged_bytes);
       lock.unlock();
       Status end;
       const bool more = internal::ReadBurst(context_, task.get(), max_records, max_bytes,
@@ -218,7 +235,7 @@ void Interleaver::ReaderLoop() {
         task->finished = true;
         task->status = std::move(end);
         // Out of order, the first error is everyone's error at once; in order it waits for
-        // its turn in the cycle (FillDeterministic).
+        // its turn in the cycle (NextInOrder).
         if (!task->status.ok() && !options_.deterministic && error_.ok() && !cancelled_) {
           error_ = task->status;
           CancelLocked();
@@ -245,163 +262,176 @@ void Interleaver::AdvanceToNextSlot() {
   cycle_index_ = (cycle_index_ + 1) % slots_.size();
 }
 
-void Interleaver::Take(internal::FileTask* task, size_t n) {
-  for (size_t i = 0; i < n; ++i) {
-    Record& front = task->buffer.front();
-    task->buffered_bytes -= front.data.size();
-    ready_.push_back(std::move(front));
-    task->buffer.pop_front();
+bool Interleaver::Stopped(Status* status) const {
+  if (!error_.ok()) {
+    *status = error_;
+    return true;
   }
+  if (cancelled_) {
+    *status = Status::Cancelled("pipeline stopped");
+    return true;
+  }
+  return false;
 }
 
-void Interleaver::LogTakes(size_t slot, size_t first) {
-  // The cursor after each record: within the block, or (for the block's last) as it is now.
-  const size_t n = ready_.size() - first;
-  const size_t block_before = block_index_ == 0 ? options_.block_length - n : block_index_ - n;
-  for (size_t i = 0; i < n; ++i) {
-    const Record& record = ready_[first + i];
-    StreamEvent& e = ready_events_.emplace_back();
-    e.kind = StreamEvent::Kind::kTake;
-    e.slot = static_cast<uint32_t>(slot);
-    e.source = record.source;
-    e.a = record.data.size() + tfrecord::kFramingOverhead;
-    const size_t block = block_before + i + 1;
-    if (block == options_.block_length) {
-      e.cycle_index = (slot + 1) % slots_.size();
-      e.block_index = 0;
-    } else {
-      e.cycle_index = slot;
-      e.block_index = block;
+bool Interleaver::Restage(size_t slot) {
+  Staging& staging = staged_[slot];
+  internal::FileTask& task = *slots_[slot];
+  staging.records.clear();
+  staging.records.swap(task.buffer);  // the buffer keeps the staging's old capacity
+  staging.next = 0;
+  staging.bytes = task.buffered_bytes;
+  staging.told = false;
+  task.buffered_bytes = 0;
+  task.staged_records = staging.records.size();
+  task.staged_bytes = staging.bytes;
+  MaybeQueue(slots_[slot]);
+  return !staging.empty();
+}
+
+void Interleaver::FlushPending(std::vector<StreamEvent>* log) {
+  if (log != nullptr) log->insert(log->end(), pending_events_.begin(), pending_events_.end());
+  pending_events_.clear();
+}
+
+void Interleaver::TakeStaged(size_t slot, Record* out, std::vector<StreamEvent>* log) {
+  Staging& staging = staged_[slot];
+  Record& record = staging.records[staging.next++];
+  staging.bytes -= record.data.size();
+  ++block_index_;
+  const bool block_done = block_index_ == options_.block_length;
+  if (options_.deterministic) {
+    if (!pending_events_.empty()) FlushPending(log);
+    if (log != nullptr) {
+      StreamEvent& e = log->emplace_back();
+      e.kind = StreamEvent::Kind::kTake;
+      e.slot = static_cast<uint32_t>(slot);
+      e.source = record.source;
+      e.a = record.data.size() + tfrecord::kFramingOverhead;
+      // The cursor after this record.
+      e.cycle_index = block_done ? (slot + 1) % slots_.size() : slot;
+      e.block_index = block_done ? 0 : block_index_;
     }
   }
+  *out = std::move(record);
+  if (block_done) AdvanceToNextSlot();
+  // Half used: the reader side learns how much is left, so that the file reads ahead again
+  // while the rest is handed out.
+  const size_t left = staging.records.size() - staging.next;
+  if (!staging.told && left <= options_.file_buffer_records / 2 &&
+      staging.bytes <= options_.file_buffer_bytes / 2) {
+    staging.told = true;
+    std::lock_guard<std::mutex> lock(mu_);
+    internal::FileTask& task = *slots_[slot];
+    task.staged_records = left;
+    task.staged_bytes = staging.bytes;
+    MaybeQueue(slots_[slot]);
+  }
 }
 
-Interleaver::Step Interleaver::FillDeterministic() {
+bool Interleaver::NextInOrder(Record* out, Status* status, std::vector<StreamEvent>* log) {
   const size_t cycle = slots_.size();
-  size_t taken = 0;
-  while (taken < kTakeRecords) {
+  while (true) {
     // The slot whose turn it is: the current one, or the next occupied one (empty slots only
     // remain once the file list is used up, and are skipped as in tf.data).
     size_t i = 0;
     while (i < cycle && !slots_[(cycle_index_ + i) % cycle]) ++i;
-    if (i == cycle) return taken > 0 ? Step::kRecords : Step::kEnd;
+    if (i == cycle) {
+      *status = Status::OK();
+      FlushPending(log);  // the steps after the epoch's last record (files found empty, slots emptied)
+      return false;
+    }
     if (i > 0) {
       cycle_index_ = (cycle_index_ + i) % cycle;
       block_index_ = 0;
     }
-    const Task& task = slots_[cycle_index_];
-    if (!task->buffer.empty()) {
-      const size_t n = std::min({options_.block_length - block_index_, task->buffer.size(),
-                                 kTakeRecords - taken});
-      const size_t first = ready_.size();
-      const size_t slot = cycle_index_;
-      Take(task.get(), n);
-      MaybeQueue(task);
-      taken += n;
-      block_index_ += n;
-      if (block_index_ == options_.block_length) AdvanceToNextSlot();
-      LogTakes(slot, first);
+    const size_t slot = cycle_index_;
+    if (!staged_[slot].empty()) {
+      TakeStaged(slot, out, log);
+      return true;
+    }
+    std::unique_lock<std::mutex> lock(mu_);
+    if (Stopped(status)) return false;
+    if (Restage(slot)) continue;
+    const internal::FileTask& task = *slots_[slot];
+    if (!task.finished) {
+      awaited_ = &task;
+      consumer_waiting_ = true;
+      WakeReaders();
+      data_cv_.wait(lock);
+      consumer_waiting_ = false;
       continue;
     }
-    // Hand out what was taken before waiting or failing: the state stays at this slot, so the
-    // next call resumes exactly here.
-    if (taken > 0) return Step::kRecords;
-    if (!task->finished) {
-      awaited_ = task.get();
-      return Step::kWait;
-    }
-    if (!task->status.ok()) {
-      error_ = task->status;
+    if (!task.status.ok()) {
+      error_ = task.status;
       CancelLocked();
-      return Step::kError;
+      *status = error_;
+      return false;
     }
     // Exhausted: the next file takes the slot and the turn passes on.
-    const size_t slot = cycle_index_;
     slots_[slot] = NextTask();
     AdvanceToNextSlot();
     LogAssign(slot);
   }
-  return Step::kRecords;
 }
 
-Interleaver::Step Interleaver::FillAnyReady() {
+bool Interleaver::NextAnyReady(Record* out, Status* status) {
   const size_t cycle = slots_.size();
-  size_t taken = 0;
-  bool progress = true;
-  while (taken < kTakeRecords && progress) {
-    progress = false;
+  while (true) {
+    // Up to block_length records from a slot, starting at the current one, that has some staged.
+    for (size_t i = 0; i < cycle; ++i) {
+      const size_t slot = (cycle_index_ + i) % cycle;
+      if (!slots_[slot] || staged_[slot].empty()) continue;
+      if (i > 0) {
+        cycle_index_ = slot;
+        block_index_ = 0;
+      }
+      TakeStaged(slot, out, nullptr);
+      return true;
+    }
+    // None staged: take what the readers have buffered, replacing finished files.
+    std::unique_lock<std::mutex> lock(mu_);
+    if (Stopped(status)) return false;
     bool any_open = false;
-    const size_t start = cycle_index_;
-    for (size_t i = 0; i < cycle && taken < kTakeRecords; ++i) {
-      const size_t index = (start + i) % cycle;
-      Task& task = slots_[index];
-      if (!task) continue;
+    bool progress = false;
+    for (size_t slot = 0; slot < cycle; ++slot) {
+      if (!slots_[slot]) continue;
       any_open = true;
-      if (!task->buffer.empty()) {
-        const size_t n =
-            std::min({options_.block_length, task->buffer.size(), kTakeRecords - taken});
-        Take(task.get(), n);
-        MaybeQueue(task);
-        taken += n;
-        cycle_index_ = (index + 1) % cycle;
+      if (Restage(slot)) {
         progress = true;
-      } else if (task->finished) {
-        if (!task->status.ok()) {  // normally raised by its reader thread already
-          if (taken > 0) return Step::kRecords;
-          if (error_.ok()) error_ = task->status;
+      } else if (slots_[slot]->finished) {
+        if (!slots_[slot]->status.ok()) {  // normally raised by its reader thread already
+          if (error_.ok()) error_ = slots_[slot]->status;
           CancelLocked();
-          return Step::kError;
+          *status = error_;
+          return false;
         }
-        task = NextTask();
+        slots_[slot] = NextTask();
         progress = true;
       }
     }
-    if (!any_open) return taken > 0 ? Step::kRecords : Step::kEnd;
+    if (!any_open) {
+      *status = Status::OK();
+      return false;
+    }
+    if (progress) continue;
+    awaited_ = nullptr;
+    consumer_waiting_ = true;
+    WakeReaders();
+    data_cv_.wait(lock);
+    consumer_waiting_ = false;
   }
-  if (taken > 0) return Step::kRecords;
-  awaited_ = nullptr;
-  return Step::kWait;
 }
 
 bool Interleaver::Next(Record* out, Status* status, std::vector<StreamEvent>* log) {
-  if (ready_.empty()) {
-    std::unique_lock<std::mutex> lock(mu_);
-    while (true) {
-      if (!error_.ok()) {
-        *status = error_;
-        return false;
-      }
-      if (cancelled_) {
-        *status = Status::Cancelled("pipeline stopped");
-        return false;
-      }
-      const Step step = options_.deterministic ? FillDeterministic() : FillAnyReady();
-      if (step == Step::kRecords) break;
-      if (step == Step::kEnd) {
-        *status = Status::OK();
-        // The steps after the epoch's last record (files found empty, slots emptied).
-        if (log != nullptr) log->insert(log->end(), ready_events_.begin(), ready_events_.end());
-        ready_events_.clear();
-        return false;
-      }
-      if (step == Step::kWait) {
-        consumer_waiting_ = true;
-        data_cv_.wait(lock);
-        consumer_waiting_ = false;
-      }
-    }
+  // An error or Shutdown is seen at once, not only when the staged records run out.
+  if (stopping_.load(std::memory_order_acquire)) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (Stopped(status)) return false;
   }
-  *out = std::move(ready_.front());
-  ready_.pop_front();
-  if (options_.deterministic) {
-    while (!ready_events_.empty()) {
-      const bool take = ready_events_.front().kind == StreamEvent::Kind::kTake;
-      if (log != nullptr) log->push_back(ready_events_.front());
-      ready_events_.pop_front();
-      if (take) break;
-    }
-  }
-  return true;
+  const bool more = options_.deterministic ? NextInOrder(out, status, log) : NextAnyReady(out, status);
+  if (!defer_wakes_ && owed_wakes_.load(std::memory_order_relaxed) > 0) WakeReaders();
+  return more;
 }
 
 }  // namespace tfq::pipeline

@@ -26,10 +26,15 @@
 // shards that stall was a third of the time). It changes no order: a file still takes a slot
 // exactly when it would without look-ahead.
 //
-// Memory: at most cycle_length * file_buffer_records records are buffered (and per file at most
-// file_buffer_bytes plus one record), plus for the look-ahead files cycle_length *
-// kLookAheadRecords records (at most kLookAheadBytes plus one record each), plus kTakeRecords (64)
-// moved to the consumer's side at once.
+// Hand-over: a reader thread appends its burst to the file's buffer under the mutex; the consumer
+// takes a file's whole buffer at once (a swap, under the mutex) into that slot's staging, and hands
+// records out of the staging without the mutex. So the one thread that runs the record stages
+// takes the mutex about twice per file_buffer_records / 2 records of a file, and moves no record
+// while holding it (docs/benchmarks.md, "reader-batcher").
+//
+// Memory: at most cycle_length * file_buffer_records records are buffered, staging included (and
+// per file at most file_buffer_bytes plus one record), plus for the look-ahead files cycle_length *
+// kLookAheadRecords records (at most kLookAheadBytes plus one record each).
 //
 // Exact resume (deterministic mode): every step that moves the cycle (a file taking a slot, a
 // record taken from a slot) is logged as a StreamEvent, handed to Next's caller with the record
@@ -61,8 +66,6 @@ namespace tfq::pipeline {
 
 class Interleaver {
  public:
-  // The most records the consumer takes from the buffers under one hold of the lock.
-  static constexpr size_t kTakeRecords = 64;
   // What a look-ahead file buffers before it takes a slot: one reader burst.
   static constexpr size_t kLookAheadRecords = 32;
   static constexpr size_t kLookAheadBytes = size_t{1} << 20;
@@ -83,6 +86,14 @@ class Interleaver {
   // including this record's kTake (or, at the end, the rest) are appended to *log if given.
   bool Next(Record* out, Status* status, std::vector<StreamEvent>* log = nullptr);
 
+  // Reader threads that Next has queued work for are woken before it returns, unless deferred:
+  // then by WakeReaders (and always before Next waits for them). For a caller that takes records
+  // in runs on a thread others wait for (the pipeline's turn to fill a chunk), so that the
+  // wake-ups' system calls fall after the run, outside the turn. Set before the first Next.
+  void DeferWakes(bool defer) { defer_wakes_ = defer; }
+  // Any thread.
+  void WakeReaders();
+
   // Stops and joins the reader threads (promptly: each finishes at most one burst of reading).
   // Idempotent; safe from any thread, also while another thread is blocked in Next.
   void Shutdown();
@@ -92,9 +103,19 @@ class Interleaver {
  private:
   using Task = std::shared_ptr<internal::FileTask>;
 
+  // A file's records on the consumer's side: taken from its buffer at once, handed out one by one.
+  struct Staging {
+    std::vector<Record> records;
+    size_t next = 0;     // the first not handed out
+    size_t bytes = 0;    // of the records not handed out
+    bool told = false;   // the reader side was told the staging is half used (since the last restage)
+    bool empty() const { return next == records.size(); }
+  };
+
   void ReaderLoop();
   // Appends a burst to the task's buffer; under mu_.
   void Deliver(internal::FileTask* task, std::vector<Record>* burst);
+  // Records held for the task (its buffer and, for a slot's file, its staging) reach the limits.
   bool Full(const internal::FileTask& task) const;
   // Queues the task for reading if it is idle, unfinished and below its low-water mark.
   void MaybeQueue(const Task& task);
@@ -102,18 +123,23 @@ class Interleaver {
   // used up; then tops the look-ahead up.
   Task NextTask();
   void TopUpLookAhead();
-  // Log, in deterministic mode: what slot `slot` holds now, with the cursor as it is now; a
-  // kTake for each record Take just moved to ready_ from index `first` on.
+  // Under mu_, with the slot's staging used up: moves the slot's file buffer into it. True if it
+  // now holds records.
+  bool Restage(size_t slot);
+  // Hands the next staged record of `slot` out (no lock, but for telling the reader side once the
+  // staging is half used), logging its kTake, and moves the cursor on.
+  void TakeStaged(size_t slot, Record* out, std::vector<StreamEvent>* log);
+  bool NextInOrder(Record* out, Status* status, std::vector<StreamEvent>* log);
+  bool NextAnyReady(Record* out, Status* status);
+  // Log, in deterministic mode: what slot `slot` holds now, with the cursor as it is now (into
+  // pending_events_, handed on before the next record's kTake or at the end).
   void LogAssign(size_t slot);
-  void LogTakes(size_t slot, size_t first);
+  void FlushPending(std::vector<StreamEvent>* log);
   void AdvanceToNextSlot();
-  // Moves the first `n` records of the task's buffer to ready_.
-  void Take(internal::FileTask* task, size_t n);
-  // Move up to kTakeRecords records to ready_ in the two merge orders, in one hold of the lock.
-  // kRecords: some were taken; kWait: none yet, wait for a reader.
-  enum class Step { kRecords, kEnd, kError, kWait };
-  Step FillDeterministic();
-  Step FillAnyReady();
+  // A reader thread is to be woken for work queued (by WakeReaders, or at the end of Next).
+  void OweWake();
+  // After an error or Shutdown: what every call returns (under mu_).
+  bool Stopped(Status* status) const;
   void CancelLocked();
 
   const std::vector<std::string>* const files_;
@@ -124,24 +150,28 @@ class Interleaver {
   std::condition_variable work_cv_;  // reader threads: work queued or cancelled
   std::condition_variable data_cv_;  // consumer: records or an end in the awaited file
   std::deque<Task> work_;
-  std::vector<Task> slots_;           // the cycle; null: no file (list used up)
+  // The cycle; null: no file (list used up). Changed by the consumer under mu_, so the consumer
+  // reads it without (reader threads never do).
+  std::vector<Task> slots_;
   std::vector<uint32_t> order_;
   size_t next_in_order_ = 0;          // the next file of order_ to take a slot
   std::deque<Task> look_ahead_;       // order_[next_in_order_...], opened before taking a slot
-  size_t cycle_index_ = 0;
+  size_t cycle_index_ = 0;            // the cursor: the consumer's alone
   size_t block_index_ = 0;
   uint32_t epoch_ = 0;
   const internal::FileTask* awaited_ = nullptr;  // what the consumer waits for (deterministic)
   bool consumer_waiting_ = false;
   bool cancelled_ = false;
   std::atomic<bool> stopping_{false};  // cancelled_, for reader threads in the middle of a burst
+  std::atomic<size_t> owed_wakes_{0};  // work queued since the last WakeReaders
+  bool defer_wakes_ = false;
   Status error_;                      // the error returned by Next, once one happened
   SkipStats skips_;
 
-  // The consumer's side: records taken under one lock, handed out one by one without it, and
-  // (deterministic mode) the log of the steps that took them, one kTake per record in ready_.
-  std::deque<Record> ready_;
-  std::deque<StreamEvent> ready_events_;
+  // The consumer's side, touched only by the thread calling StartEpoch and Next: a staging per
+  // slot, and the kAssign steps not yet handed to a log.
+  std::vector<Staging> staged_;
+  std::vector<StreamEvent> pending_events_;
 
   std::shared_ptr<RecordBlockPool> pool_;  // the readers' bursts
   std::mutex join_mu_;  // serializes Shutdown

@@ -100,6 +100,9 @@ Pipeline::Pipeline(const PipelineOptions& options, std::unique_ptr<RecordStream>
   if (options_.bucketing) {
     bucketer_ = std::make_unique<internal::BucketBatcher>(&options_.features, *options_.bucketing);
   }
+  // A chunk is filled on one thread at a time while the others wait for their turn: the reader
+  // wake-ups it causes are made after the turn is handed on (ParseLoop).
+  stream_->DeferWakes(true);
   if (from != nullptr) {
     mirror_.Reset(from->stream);
     batches_ = from->batches;
@@ -138,11 +141,11 @@ SkipStats Pipeline::skip_stats() const {
 
 uint64_t Pipeline::max_buffered_records() const {
   const ReadOptions& r = options_.read;
-  // Reader buffers (including bursts in progress) and the look-ahead files' first bursts; what
-  // the stream took from them at once;
-  // the shuffle buffer and its incoming record; chunks issued and not yet taken by the consumer;
-  // the consumer's pending rows (less than a chunk plus a batch) and the batch it holds.
-  return r.cycle_length * (r.file_buffer_records + Interleaver::kLookAheadRecords) + Interleaver::kTakeRecords +
+  // Reader buffers (including bursts in progress and what the stream staged from them) and the
+  // look-ahead files' first bursts; the shuffle buffer and its incoming record; chunks issued and
+  // not yet taken by the consumer; the consumer's pending rows (less than a chunk plus a batch)
+  // and the batch it holds.
+  return r.cycle_length * (r.file_buffer_records + Interleaver::kLookAheadRecords) +
          r.shuffle_buffer_size + 1 + max_in_flight_ * chunk_records_ + chunk_records_ +
          2 * options_.batch_size;
 }
@@ -190,26 +193,23 @@ bool Pipeline::FillChunk(RawChunk* chunk, std::unique_lock<std::mutex>* lock) {
   return !chunk->records.empty();
 }
 
-Batch* Pipeline::NextBatch(ParsedChunk* parsed) {
+Batch* Pipeline::NextBatch(ParsedChunk* parsed, std::vector<Batch>* spare) {
   Batch& batch = parsed->batches.emplace_back();
-  if (!spare_.empty()) {
-    batch = std::move(spare_.back());
-    spare_.pop_back();
+  if (!spare->empty()) {
+    batch = std::move(spare->back());
+    spare->pop_back();
   }
   internal::ResetBatch(options_.features, &batch);
   return &batch;
 }
 
-void Pipeline::ParseChunk(ExampleParser* parser, RawChunk* raw, ParsedChunk* parsed,
-                          SkipStats* skips) {
+void Pipeline::ParseChunk(ExampleParser* parser, RawChunk* raw, std::vector<Batch>* spare,
+                          ParsedChunk* parsed, SkipStats* skips) {
   Batch* batch = nullptr;
   std::vector<internal::ColumnMark> marks;
   for (size_t i = 0; i < raw->records.size(); ++i) {
     const Record& record = raw->records[i];
-    if (batch == nullptr || batch->rows == piece_rows_) {
-      std::lock_guard<std::mutex> lock(mu_);
-      batch = NextBatch(parsed);
-    }
+    if (batch == nullptr || batch->rows == piece_rows_) batch = NextBatch(parsed, spare);
     if (!options_.features.empty()) {
       if (bucketer_) internal::MarkColumns(*batch, &marks);
       Status status = parser->AppendRow(record.data, batch);
@@ -244,15 +244,23 @@ void Pipeline::ParseLoop() {
   SkipStats skips;
   RawChunk raw;
   raw.records.reserve(chunk_records_);
+  std::vector<Batch> spare;  // handed-back batch memory for this thread's next chunk
   std::unique_lock<std::mutex> lock(mu_);
   while (FillChunk(&raw, &lock)) {
+    // The batches this chunk fills, taken while the lock is held anyway (not one lock per batch).
+    const size_t batches = raw.records.size() / piece_rows_ + 1;
+    while (spare.size() < batches && !spare_.empty()) {
+      spare.push_back(std::move(spare_.back()));
+      spare_.pop_back();
+    }
     lock.unlock();
+    stream_->WakeReaders();
     ParsedChunk parsed;
     parsed.seq = raw.seq;
     // A global shuffle hands out positions; each parse thread reads its own chunk's records.
     const Status fetched =
         stream_->needs_fetch() ? stream_->Fetch(&raw.records, &raw.ordinals, &skips) : Status::OK();
-    ParseChunk(&parser, &raw, &parsed, &skips);
+    ParseChunk(&parser, &raw, &spare, &parsed, &skips);
     if (parsed.status.ok() && !fetched.ok()) parsed.status = fetched;  // after the rows before it
     parsed.log.swap(raw.log);
     raw.records.clear();  // releases the record blocks for the readers to reuse

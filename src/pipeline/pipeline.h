@@ -146,8 +146,10 @@ class Pipeline {
   // nothing more to parse (the end, a failure, or stopping).
   bool FillChunk(RawChunk* chunk, std::unique_lock<std::mutex>* lock);
   void ParseLoop();
-  void ParseChunk(ExampleParser* parser, RawChunk* raw, ParsedChunk* parsed, SkipStats* skips);
-  Batch* NextBatch(ParsedChunk* parsed);
+  // Parses the chunk into whole batches, their memory from *spare where it has some.
+  void ParseChunk(ExampleParser* parser, RawChunk* raw, std::vector<Batch>* spare, ParsedChunk* parsed,
+                  SkipStats* skips);
+  Batch* NextBatch(ParsedChunk* parsed, std::vector<Batch>* spare);
   // Waits until `deadline` at most (kTimeout).
   Take TakeChunk(ParsedChunk* chunk, Status* end_status, std::chrono::steady_clock::time_point deadline);
   void Finish(Status status);
@@ -165,7 +167,7 @@ class Pipeline {
   std::condition_variable parse_cv_;  // parse threads: the stream is free and a chunk may be issued
   std::condition_variable out_cv_;    // consumer: a parsed chunk, the end, or stopping
   std::map<uint64_t, ParsedChunk> parsed_;
-  std::vector<Batch> spare_;  // handed-back batch memory for the parse threads
+  std::vector<Batch> spare_;  // handed-back batch memory, taken by a parse thread per chunk
   uint64_t issued_ = 0;
   uint64_t consumed_ = 0;
   bool filling_ = false;              // a parse thread is taking records from the stream

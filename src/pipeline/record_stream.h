@@ -58,6 +58,11 @@ class RecordStream {
   bool Next(Record* out, std::vector<StreamEvent>* log = nullptr);
   const Status& status() const { return status_; }
 
+  // As Interleaver::DeferWakes and WakeReaders: with wakes deferred, the reader threads Next
+  // queued work for are woken by WakeReaders (any thread) or before Next would wait for them.
+  void DeferWakes(bool defer) { interleaver_->DeferWakes(defer); }
+  void WakeReaders() { interleaver_->WakeReaders(); }
+
   void Shutdown();
   SkipStats skip_stats() const { return interleaver_->skip_stats(); }
   // The input files after expansion and file sharding, in list order (RecordSource::file indexes
