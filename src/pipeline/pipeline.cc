@@ -265,6 +265,10 @@ void Pipeline::ParseLoop() {
     parsed.log.swap(raw.log);
     raw.records.clear();  // releases the record blocks for the readers to reuse
     lock.lock();
+    if (!spare_logs_.empty()) {  // a replayed log's capacity for the next chunk's steps
+      raw.log = std::move(spare_logs_.back());
+      spare_logs_.pop_back();
+    }
     if (!skips.empty()) {
       parse_skips_.Merge(skips);
       skips = SkipStats();
@@ -289,6 +293,11 @@ Pipeline::Take Pipeline::TakeChunk(ParsedChunk* chunk, Status* end_status,
     spare_.push_back(std::move(batch));
   }
   consumer_spare_.clear();
+  for (std::vector<StreamEvent>& log : spent_logs_) {
+    if (spare_logs_.size() >= max_in_flight_ + parse_threads_) break;
+    spare_logs_.push_back(std::move(log));
+  }
+  spent_logs_.clear();
   while (true) {
     if (stopping_) return Take::kStopped;
     // In order, only the next chunk will do; otherwise any parsed one.
@@ -322,12 +331,13 @@ void Pipeline::Finish(Status status) {
 void Pipeline::AdvanceMirror(uint64_t ordinal) {
   // The steps up to and including the delivery of row `ordinal`; those after it lead to the
   // next row, which the consumer has not had.
-  while (!mirror_log_.empty()) {
-    const StreamEvent e = mirror_log_.front();
+  while (!backlog_.empty()) {
+    const StreamEvent& e = backlog_.front();
     if (e.kind == StreamEvent::Kind::kOutput && e.a > ordinal) break;
     mirror_.Apply(e);
-    mirror_log_.pop_front();
-    if (e.kind == StreamEvent::Kind::kOutput && e.a == ordinal) break;
+    const bool last = e.kind == StreamEvent::Kind::kOutput && e.a == ordinal;
+    backlog_.PopFront(&spent_logs_);
+    if (last) break;
   }
 }
 
@@ -385,11 +395,11 @@ Result<std::string> Pipeline::SaveStateAfter(uint64_t batches) const {
     const size_t consumed_in_window = handed_.size() - unconsumed;
     if (consumed_in_window > 0 || all) {
       const uint64_t target = all ? ~uint64_t{0} : handed_[consumed_in_window - 1].last_ordinal;
-      for (const StreamEvent& e : mirror_log_) {
-        if (e.kind == StreamEvent::Kind::kOutput && e.a > target) break;
+      backlog_.ForEach([&](const StreamEvent& e) {
+        if (e.kind == StreamEvent::Kind::kOutput && e.a > target) return false;
         mirror.Apply(e);
-        if (e.kind == StreamEvent::Kind::kOutput && e.a == target) break;
-      }
+        return !(e.kind == StreamEvent::Kind::kOutput && e.a == target);
+      });
     }
     if (all) mirror.MarkDone();
     state.stream = mirror.state();
@@ -482,7 +492,7 @@ Pipeline::Wait Pipeline::NextFor(Batch* out, std::chrono::milliseconds timeout) 
       case Take::kChunk:
         {
           std::lock_guard<std::mutex> lock(mirror_mu_);
-          mirror_log_.insert(mirror_log_.end(), chunk.log.begin(), chunk.log.end());
+          backlog_.Append(std::move(chunk.log));
         }
         for (Batch& batch : chunk.batches) AddToBatcher(std::move(batch));
         if (!chunk.status.ok()) {

@@ -168,6 +168,7 @@ class Pipeline {
   std::condition_variable out_cv_;    // consumer: a parsed chunk, the end, or stopping
   std::map<uint64_t, ParsedChunk> parsed_;
   std::vector<Batch> spare_;  // handed-back batch memory, taken by a parse thread per chunk
+  std::vector<std::vector<StreamEvent>> spare_logs_;  // replayed logs' vectors for the chunks' steps
   uint64_t issued_ = 0;
   uint64_t consumed_ = 0;
   bool filling_ = false;              // a parse thread is taking records from the stream
@@ -188,7 +189,9 @@ class Pipeline {
   };
   mutable std::mutex mirror_mu_;
   StreamMirror mirror_;
-  std::deque<StreamEvent> mirror_log_;  // taken with chunks, not yet replayed
+  StreamBacklog backlog_;               // taken with chunks, not yet replayed
+  // Replayed logs, for spare_logs_: filled by AdvanceMirror, which only Next's thread runs.
+  std::vector<std::vector<StreamEvent>> spent_logs_;
   std::deque<HandedOut> handed_;        // the last batches handed out, oldest first
   bool ended_clean_ = false;            // Next returned false at a clean end
   uint64_t fingerprint_ = 0;

@@ -16,6 +16,7 @@
 #define TFQ_PIPELINE_STREAM_STATE_H_
 
 #include <cstdint>
+#include <deque>
 #include <limits>
 #include <string>
 #include <vector>
@@ -104,6 +105,41 @@ class StreamMirror {
   StreamState state_;
   bool has_replacement_ = false;
   RecordSource replacement_;
+};
+
+// The steps logged and not yet replayed, in order, kept as the logs they came in (a chunk's): moved
+// in whole rather than copied step by step, and each log's vector given back once replayed, so that
+// its capacity serves the next chunk.
+class StreamBacklog {
+ public:
+  void Append(std::vector<StreamEvent>&& log) {
+    if (!log.empty()) logs_.push_back(std::move(log));
+  }
+  bool empty() const { return logs_.empty(); }
+  const StreamEvent& front() const { return logs_.front()[front_]; }
+  // Drops the front step; a log used up is cleared and moved to *spent.
+  void PopFront(std::vector<std::vector<StreamEvent>>* spent) {
+    if (++front_ < logs_.front().size()) return;
+    logs_.front().clear();
+    spent->push_back(std::move(logs_.front()));
+    logs_.pop_front();
+    front_ = 0;
+  }
+  // Calls visit(step) from the front on, in order, until it returns false.
+  template <typename Visit>
+  void ForEach(Visit visit) const {
+    size_t first = front_;
+    for (const std::vector<StreamEvent>& log : logs_) {
+      for (size_t i = first; i < log.size(); ++i) {
+        if (!visit(log[i])) return;
+      }
+      first = 0;
+    }
+  }
+
+ private:
+  std::deque<std::vector<StreamEvent>> logs_;  // none empty
+  size_t front_ = 0;                           // the front step's index in logs_.front()
 };
 
 // The JSON text of a pipeline's state (Pipeline::SaveState), and back. `fingerprint` ties the

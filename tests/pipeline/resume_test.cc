@@ -120,7 +120,10 @@ Config RandomConfig(SplitMix64& rng) {
 std::string Describe(const Config& c) {
   const ReadOptions& r = c.options.read;
   std::string s = "sizes";
-  for (size_t n : c.sizes) s += " " + std::to_string(n);
+  for (size_t n : c.sizes) {
+    s += ' ';
+    s += std::to_string(n);
+  }
   s += c.gzip ? " gzip" : "";
   s += " cycle " + std::to_string(r.cycle_length) + " block " + std::to_string(r.block_length) +
        " shuffle_files " + std::to_string(r.shuffle_files) + " buffer " +
@@ -335,6 +338,54 @@ TEST_CASE("a state further back than the window is refused, naming it") {
   REQUIRE_FALSE(old.ok());
   CHECK(old.status().message().find("the last 16 can be saved") != std::string::npos);
   CHECK_FALSE(p->SaveStateAfter(31).ok());
+}
+
+TEST_CASE("the backlog of logged steps hands them out in order across logs, and gives used-up logs back") {
+  auto log_of = [](std::initializer_list<uint64_t> values) {
+    std::vector<StreamEvent> log;
+    for (uint64_t v : values) log.emplace_back().a = v;
+    return log;
+  };
+  StreamBacklog backlog;
+  CHECK(backlog.empty());
+  backlog.Append(log_of({1, 2}));
+  backlog.Append(log_of({}));  // nothing to replay: not kept
+  backlog.Append(log_of({3}));
+  backlog.Append(log_of({4, 5, 6}));
+  std::vector<std::vector<StreamEvent>> spent;
+  std::vector<uint64_t> seen;
+  backlog.ForEach([&](const StreamEvent& e) {
+    seen.push_back(e.a);
+    return e.a != 5;  // stops after 5
+  });
+  CHECK(seen == std::vector<uint64_t>{1, 2, 3, 4, 5});
+  CHECK(backlog.front().a == 1);
+  backlog.PopFront(&spent);
+  CHECK(spent.empty());
+  CHECK(backlog.front().a == 2);
+  seen.clear();
+  backlog.ForEach([&](const StreamEvent& e) {  // from the middle of the first log into the next ones
+    seen.push_back(e.a);
+    return true;
+  });
+  CHECK(seen == std::vector<uint64_t>{2, 3, 4, 5, 6});
+  backlog.PopFront(&spent);  // the first log is used up
+  REQUIRE(spent.size() == 1);
+  CHECK(spent[0].empty());
+  CHECK(spent[0].capacity() >= 2);
+  seen.clear();
+  backlog.ForEach([&](const StreamEvent& e) {  // from the front, which is now in the second log
+    seen.push_back(e.a);
+    return true;
+  });
+  CHECK(seen == std::vector<uint64_t>{3, 4, 5, 6});
+  backlog.PopFront(&spent);
+  backlog.PopFront(&spent);
+  CHECK(backlog.front().a == 5);
+  backlog.PopFront(&spent);
+  backlog.PopFront(&spent);
+  CHECK(backlog.empty());
+  CHECK(spent.size() == 3);
 }
 
 }  // namespace tfq::pipeline
