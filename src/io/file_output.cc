@@ -83,8 +83,9 @@ class AtomicFileOutputStream final : public OutputStream {
     return Status::OK();
   }
 
-  Status Close() override {
+  Status FinishWriting() override {
     if (closed_) return Status::Internal(path_ + ": closed twice");
+    if (fd_ < 0) return Status::OK();  // finished already
     Status s = writer_.Flush();
     // close() is where NFS and some FUSE file systems report a failed write; and after close()
     // the descriptor is gone even on EINTR, so it is not retried.
@@ -93,6 +94,13 @@ class AtomicFileOutputStream final : public OutputStream {
       fd_ = -1;
       if (rc != 0) s = WriteError(path_, errno);
     }
+    if (!s.ok()) Abandon();
+    return s;
+  }
+
+  Status Close() override {
+    if (closed_) return Status::Internal(path_ + ": closed twice");
+    Status s = FinishWriting();
     if (s.ok()) {
       if (const int err = temp_->RenameTo(path_, /*guard_final=*/false)) {
         s = Status::IoError(path_ + ": cannot rename the finished temporary file " + temp_->staged_path() +

@@ -35,6 +35,12 @@ Status CloseTogether(std::span<OutputStream* const> outputs) {
     slots.push_back(RegisterTemporaryPath(outputs[i]->name()));
   }
   Status status;
+  // First everything that can fail but the renames (flushing the last buffers takes milliseconds),
+  // so that the set then takes its final names back to back: a SIGKILL, which no cleanup can
+  // follow, leaves part of a set only if it falls between two renames.
+  for (size_t i = 0; i < outputs.size() && status.ok(); ++i) {
+    if (outputs[i]) status = outputs[i]->FinishWriting();
+  }
   std::vector<std::string> completed;
   std::vector<std::string> completed_objects;
   for (size_t i = 0; i < outputs.size() && status.ok(); ++i) {

@@ -4,7 +4,10 @@
 // instants where some are in place and others are not. A failure (disk full while flushing shard
 // 3) or an interrupt then would leave part of a set that looks finished. CloseTogether keeps the
 // final names registered with the interrupt cleanup (io/cleanup.h) until every output is
-// complete, and removes the completed ones again if one fails.
+// complete, and removes the completed ones again if one fails. It first finishes writing every
+// output (OutputStream::FinishWriting: the flushes and closes, all that can fail but the renames),
+// then renames them back to back, so that even a SIGKILL, which no cleanup follows, leaves part of
+// a set only when it falls between two renames (docs/reliability.md).
 #ifndef TFQ_IO_OUTPUT_SET_H_
 #define TFQ_IO_OUTPUT_SET_H_
 

@@ -39,6 +39,12 @@ class OutputStream {
   // abandoned and no file exists under the final name.
   virtual Status Close() = 0;
 
+  // Optional, before Close: does all of Close that can fail but its last step (for a file: flushes
+  // and closes the temporary, and leaves the rename to Close), so that outputs closed together
+  // (io/output_set.h) take their final names back to back. After a failed FinishWriting the
+  // output is abandoned, as after a failed Close; do not Close it. Default: nothing (Close does it all).
+  virtual Status FinishWriting() { return Status::OK(); }
+
   // The final name, for messages: the path or "<stdout>".
   virtual const std::string& name() const = 0;
 

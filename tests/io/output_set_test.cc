@@ -8,6 +8,8 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <string>
+#include <vector>
 
 #include "common/fault_streams.h"
 #include "common/test_env.h"
@@ -58,6 +60,66 @@ TEST_CASE("a failing Close takes back the outputs completed before it; later one
   b.reset();
   c.reset();  // never closed: its temporary goes with it
   CHECK(std::filesystem::is_empty(dir));
+}
+
+// Records the calls made to it in *calls, as "finish NAME" and "close NAME".
+class RecordingStream final : public OutputStream {
+ public:
+  RecordingStream(std::string name, std::vector<std::string>* calls, bool fail_finish = false)
+      : name_(std::move(name)), calls_(calls), fail_finish_(fail_finish) {}
+  Status Write(std::string_view) override { return Status::OK(); }
+  Status FinishWriting() override {
+    calls_->push_back("finish " + name_);
+    return fail_finish_ ? Status::IoError(name_ + ": disk full") : Status::OK();
+  }
+  Status Close() override {
+    calls_->push_back("close " + name_);
+    return Status::OK();
+  }
+  const std::string& name() const override { return name_; }
+  uint64_t bytes_written() const override { return 0; }
+
+ private:
+  const std::string name_;
+  std::vector<std::string>* calls_;
+  const bool fail_finish_;
+};
+
+TEST_CASE("every output finishes writing before the first one takes its final name") {
+  std::vector<std::string> calls;
+  RecordingStream a("a", &calls), b("b", &calls), c("c", &calls);
+  OutputStream* outs[] = {&a, &b, &c};
+  REQUIRE(CloseTogether(outs).ok());
+  const std::vector<std::string> expected = {"finish a", "finish b", "finish c",
+                                             "close a",  "close b",  "close c"};
+  CHECK(calls == expected);
+}
+
+TEST_CASE("a failure to finish writing leaves every final name untouched") {
+  const std::string dir = MakeTempDir();
+  auto a = Create(dir + "/a");
+  REQUIRE(a->Write("aa").ok());
+  std::vector<std::string> calls;
+  RecordingStream b("b", &calls, /*fail_finish=*/true), c("c", &calls);
+  OutputStream* outs[] = {a.get(), &b, &c};
+  Status s = CloseTogether(outs);
+  CHECK(s.message() == "b: disk full");
+  CHECK(calls == std::vector<std::string>{"finish b"});  // nothing closed, c not even finished
+  CHECK_FALSE(std::filesystem::exists(dir + "/a"));
+  a.reset();  // finished but never renamed: its temporary goes with it
+  CHECK(std::filesystem::is_empty(dir));
+}
+
+TEST_CASE("a file output finished, then closed, holds its bytes under its final name") {
+  const std::string dir = MakeTempDir();
+  auto a = Create(dir + "/a");
+  REQUIRE(a->Write("hello").ok());
+  REQUIRE(a->FinishWriting().ok());
+  CHECK_FALSE(std::filesystem::exists(dir + "/a"));
+  REQUIRE(a->FinishWriting().ok());  // again: nothing more to do
+  REQUIRE(a->Close().ok());
+  CHECK(std::filesystem::file_size(dir + "/a") == 5);
+  CHECK(std::distance(std::filesystem::directory_iterator(dir), {}) == 1);
 }
 
 TEST_CASE("outputs that are not files are closed but never removed") {
