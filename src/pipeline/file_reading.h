@@ -43,6 +43,9 @@ struct FileTask {
   // counted against the same read-ahead limits as the buffer.
   size_t staged_records = 0;
   size_t staged_bytes = 0;
+  // What counts against the read-ahead limits: the buffer and the staging.
+  size_t held_records() const { return buffer.size() + staged_records; }
+  size_t held_bytes() const { return buffered_bytes + staged_bytes; }
   bool active = false;    // a reader thread is reading it now
   bool queued = false;    // waiting in the work queue
   bool finished = false;  // no more records will be added

@@ -169,17 +169,15 @@ void Interleaver::LogAssign(size_t slot) {
 }
 
 bool Interleaver::Full(const internal::FileTask& task) const {
-  const size_t records = task.buffer.size() + task.staged_records;
-  const size_t bytes = task.buffered_bytes + task.staged_bytes;
-  if (task.look_ahead) return records >= kLookAheadRecords || bytes >= kLookAheadBytes;
-  return records >= options_.file_buffer_records || bytes >= options_.file_buffer_bytes;
+  if (task.look_ahead) return task.held_records() >= kLookAheadRecords || task.held_bytes() >= kLookAheadBytes;
+  return task.held_records() >= options_.file_buffer_records || task.held_bytes() >= options_.file_buffer_bytes;
 }
 
 void Interleaver::MaybeQueue(const Task& task) {
   if (task->active || task->queued || task->finished) return;
   // Refill from half empty, so a reader thread gets a worthwhile burst rather than one record.
-  if (task->buffer.size() + task->staged_records > options_.file_buffer_records / 2 ||
-      task->buffered_bytes + task->staged_bytes > options_.file_buffer_bytes / 2) {
+  if (task->held_records() > options_.file_buffer_records / 2 ||
+      task->held_bytes() > options_.file_buffer_bytes / 2) {
     return;
   }
   task->queued = true;
@@ -213,10 +211,10 @@ void Interleaver::ReaderLoop() {
     while (true) {
       const size_t max_records =
           std::min(kBurstRecords, (task->look_ahead ? kLookAheadRecords : options_.file_buffer_records) -
-                                      task->buffer.size() - task->staged_records);
+                                      task->held_records());
       const size_t max_bytes =
           std::min(kBurstBytes, (task->look_ahead ? kLookAheadBytes : options_.file_buffer_bytes) -
-                                    task->buffered_bytes - task->staged_bytes);
+                                    task->held_bytes());
       lock.unlock();
       Status end;
       const bool more = internal::ReadBurst(context_, task.get(), max_records, max_bytes,
@@ -283,10 +281,16 @@ bool Interleaver::Restage(size_t slot) {
   staging.bytes = task.buffered_bytes;
   staging.told = false;
   task.buffered_bytes = 0;
-  task.staged_records = staging.records.size();
+  TellStaged(slot);
+  return !staging.empty();
+}
+
+void Interleaver::TellStaged(size_t slot) {
+  const Staging& staging = staged_[slot];
+  internal::FileTask& task = *slots_[slot];
+  task.staged_records = staging.records.size() - staging.next;
   task.staged_bytes = staging.bytes;
   MaybeQueue(slots_[slot]);
-  return !staging.empty();
 }
 
 void Interleaver::FlushPending(std::vector<StreamEvent>* log) {
@@ -322,10 +326,7 @@ void Interleaver::TakeStaged(size_t slot, Record* out, std::vector<StreamEvent>*
       staging.bytes <= options_.file_buffer_bytes / 2) {
     staging.told = true;
     std::lock_guard<std::mutex> lock(mu_);
-    internal::FileTask& task = *slots_[slot];
-    task.staged_records = left;
-    task.staged_bytes = staging.bytes;
-    MaybeQueue(slots_[slot]);
+    TellStaged(slot);
   }
 }
 

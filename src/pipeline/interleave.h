@@ -126,6 +126,9 @@ class Interleaver {
   // Under mu_, with the slot's staging used up: moves the slot's file buffer into it. True if it
   // now holds records.
   bool Restage(size_t slot);
+  // Under mu_: tells the slot's file how much its staging still holds, and queues it for reading
+  // if that leaves it below its low-water mark.
+  void TellStaged(size_t slot);
   // Hands the next staged record of `slot` out (no lock, but for telling the reader side once the
   // staging is half used), logging its kTake, and moves the cursor on.
   void TakeStaged(size_t slot, Record* out, std::vector<StreamEvent>* log);
